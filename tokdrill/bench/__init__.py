@@ -1,0 +1,1 @@
+"""`tokdrill bench`: performance figures measured side by side with their baselines."""

@@ -1,0 +1,83 @@
+"""The figure type every benchmark returns, and the timing helpers they share."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure, its baseline from the same run, and whether it meets its goal.
+
+    ``goal`` is human-readable ("<= 50 ms", "<= 0.5x"); ``met`` is decided by the benchmark.
+    ``ratio`` is value / baseline when there is a baseline, else None.
+    """
+
+    name: str
+    value: float
+    unit: str
+    goal: str
+    met: bool
+    baseline: float | None = None
+    baseline_name: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.baseline is None or self.baseline == 0:
+            return None
+        return self.value / self.baseline
+
+    def to_json(self) -> dict[str, object]:
+        ratio = self.ratio
+        return {
+            "name": self.name,
+            "value": round(self.value, 4),
+            "unit": self.unit,
+            "baseline": None if self.baseline is None else round(self.baseline, 4),
+            "baseline_name": self.baseline_name,
+            "ratio": None if ratio is None else round(ratio, 3),
+            "goal": self.goal,
+            "met": self.met,
+        }
+
+
+def time_call(fn: Callable[[], object], repeat: int, warmup: int = 1) -> list[float]:
+    """Wall seconds of ``repeat`` calls of ``fn`` after ``warmup`` unmeasured ones."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def time_command(argv: Sequence[str], repeat: int, warmup: int = 1, env: dict[str, str] | None = None) -> list[float]:
+    """Wall seconds of running ``argv`` to completion, ``repeat`` times after ``warmup``."""
+
+    def run() -> None:
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+
+    return time_call(run, repeat, warmup)
+
+
+def median(samples: Sequence[float]) -> float:
+    return statistics.median(samples)
+
+
+def percentile(samples: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile (pct in 0..100) of ``samples``."""
+    ordered = sorted(samples)
+    if not ordered:
+        raise ValueError("no samples")
+    k = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+PYTHON = sys.executable

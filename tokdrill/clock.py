@@ -1,0 +1,46 @@
+"""Injectable clocks, so scheduling, timers and stats are deterministic under test."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """Source of wall time (timezone-aware UTC) and of a monotonic counter for durations."""
+
+    def now(self) -> datetime: ...
+
+    def monotonic(self) -> float: ...
+
+
+class SystemClock:
+    """The real clock."""
+
+    def now(self) -> datetime:
+        return datetime.now(timezone.utc)
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+
+@dataclass
+class FixedClock:
+    """A clock that only moves when told to: ``advance(seconds=...)``."""
+
+    current: datetime = field(default_factory=lambda: datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc))
+    _mono: float = 1000.0
+
+    def now(self) -> datetime:
+        return self.current
+
+    def monotonic(self) -> float:
+        return self._mono
+
+    def advance(self, seconds: float = 0.0, **kwargs: float) -> None:
+        """Move both wall time and the monotonic counter forward."""
+        delta = timedelta(seconds=seconds, **kwargs)
+        self.current += delta
+        self._mono += delta.total_seconds()

@@ -1,0 +1,92 @@
+"""Turn a user's source text into the module the hidden tests receive as ``impl``.
+
+A submission defines the drill's symbols; whatever else it needs comes from the reference. The
+module's namespace starts as a copy of ``reference_impl``'s public names, then the user's code
+runs on top of it. For a method symbol (``Class.method``) the user may write a class holding only
+those methods: the result is a class whose MRO puts the user's class before the reference's, so
+the user's methods win and everything else falls back to the reference.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+SUBMISSION_FILENAME = "submission.py"
+
+
+@dataclass(frozen=True)
+class MissingSymbol:
+    """A symbol the drill asks for that the submission does not define itself."""
+
+    symbol: str
+
+    def __str__(self) -> str:
+        if "." in self.symbol:
+            cls, meth = self.symbol.split(".", 1)
+            return f"`{meth}` is not defined in your class `{cls}`"
+        return f"`{self.symbol}` is not defined in your code"
+
+
+def reference_namespace() -> dict[str, object]:
+    """A fresh copy of the reference package's public names."""
+    import reference_impl
+
+    return {name: getattr(reference_impl, name) for name in reference_impl.__all__}
+
+
+def build_module(
+    source: str, symbols: Sequence[str], name: str = "submission"
+) -> tuple[types.ModuleType, list[MissingSymbol]]:
+    """Execute ``source`` over the reference namespace and return ``(module, missing)``.
+
+    Raises whatever the user's code raises at import time (SyntaxError included); callers turn
+    that into a verdict. ``missing`` lists the drill symbols the user did not define themselves.
+    """
+    reference = reference_namespace()
+    module = types.ModuleType(name)
+    module.__file__ = SUBMISSION_FILENAME
+    module.__dict__.update(reference)
+    code = compile(source, SUBMISSION_FILENAME, "exec", dont_inherit=True)
+    exec(code, module.__dict__)  # noqa: S102 - running the user's code is the point; see sandbox
+    missing: list[MissingSymbol] = []
+    classes_done: set[str] = set()
+    for symbol in symbols:
+        top, _, method = symbol.partition(".")
+        value = module.__dict__.get(top)
+        if value is None or value is reference.get(top):
+            missing.append(MissingSymbol(symbol))
+            continue
+        if not method:
+            continue
+        if not isinstance(value, type) or not _defines(value, method, reference.get(top)):
+            missing.append(MissingSymbol(symbol))
+            continue
+        if top not in classes_done and isinstance(reference.get(top), type):
+            module.__dict__[top] = _with_reference_fallback(value, reference[top])  # type: ignore[arg-type]
+            classes_done.add(top)
+    return module, missing
+
+
+def _defines(cls: type, method: str, reference_cls: object) -> bool:
+    """True if ``method`` is defined by the user's class or a user-written base, not the reference."""
+    for klass in cls.__mro__:
+        if klass is reference_cls or klass is object:
+            return False
+        if method in vars(klass):
+            return True
+    return False
+
+
+def _with_reference_fallback(user_cls: type, reference_cls: type) -> type:
+    """``user_cls`` with the reference class behind it in the MRO (no-op if already a subclass)."""
+    if issubclass(user_cls, reference_cls):
+        return user_cls
+    try:
+        combined = type(user_cls.__name__, (user_cls, reference_cls), {"__module__": user_cls.__module__})
+    except TypeError:
+        return user_cls  # incompatible layouts (e.g. __slots__): the user's class stands alone
+    combined.__qualname__ = user_cls.__qualname__
+    combined.__doc__ = user_cls.__doc__
+    return combined
