@@ -1,0 +1,68 @@
+"""Run every benchmark group and render the figures as a table or one JSON document."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from tokdrill.bench.figures import Figure
+
+# group name -> module exposing figures(quick: bool) -> list[Figure]
+GROUPS: dict[str, str] = {
+    "startup": "tokdrill.bench.startup",
+    "content": "tokdrill.bench.content",
+    "grading": "tokdrill.bench.grading",
+    "store": "tokdrill.bench.store",
+    "ui": "tokdrill.bench.ui",
+}
+
+
+def run_groups(names: Sequence[str], quick: bool, log: TextIO = sys.stderr) -> tuple[list[Figure], list[str]]:
+    """Measure the named groups in order; a group that crashes is reported, not fatal."""
+    figures: list[Figure] = []
+    problems: list[str] = []
+    for name in names:
+        started = time.perf_counter()
+        print(f"bench: {name} ...", file=log, flush=True)
+        try:
+            module = importlib.import_module(GROUPS[name])
+            figures.extend(module.figures(quick))
+        except Exception as exc:  # a broken benchmark must not hide the others' figures
+            problems.append(f"{name}: {type(exc).__name__}: {exc}")
+        print(f"bench: {name} done in {time.perf_counter() - started:.1f} s", file=log, flush=True)
+    return figures, problems
+
+
+def _fmt(value: float | None, unit: str = "") -> str:
+    if value is None:
+        return "-"
+    text = f"{value:.3g}" if abs(value) < 100 else f"{value:.0f}"
+    return f"{text} {unit}".strip()
+
+
+def render_table(figures: Sequence[Figure], problems: Sequence[str]) -> str:
+    """A fixed-width table: figure, value, baseline, ratio, goal, met."""
+    header = ("figure", "value", "baseline", "ratio", "goal", "met")
+    rows = [header]
+    for f in figures:
+        baseline = "-" if f.baseline is None else f"{_fmt(f.baseline, f.unit)} ({f.baseline_name})"
+        ratio = "-" if f.ratio is None else f"{f.ratio:.2f}x"
+        rows.append((f.name, _fmt(f.value, f.unit), baseline, ratio, f.goal, "yes" if f.met else "NO"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    missed = [f.name for f in figures if not f.met]
+    lines.append("")
+    lines.append(f"{len(figures) - len(missed)} of {len(figures)} figures meet their goal")
+    lines.extend(f"MISSED: {name}" for name in missed)
+    lines.extend(f"BENCH ERROR: {p}" for p in problems)
+    return "\n".join(lines)
+
+
+def render_json(figures: Sequence[Figure], problems: Sequence[str]) -> str:
+    """One JSON document: figures list plus any benchmark errors."""
+    return json.dumps({"figures": [f.to_json() for f in figures], "errors": list(problems)}, indent=2)

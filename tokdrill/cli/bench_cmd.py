@@ -1,0 +1,33 @@
+"""`tokdrill bench`: every performance figure beside its baseline, measured in one run."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "measure performance figures against their baselines (a benchmark, not a test)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (under a minute)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="GROUP",
+        help="measure only this group (repeatable): startup, content, grading, store, ui",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from tokdrill.bench.run import GROUPS, render_json, render_table, run_groups
+
+    names = args.only or list(GROUPS)
+    unknown = [n for n in names if n not in GROUPS]
+    if unknown:
+        print(f"tokdrill bench: unknown group {', '.join(unknown)}; choose from {', '.join(GROUPS)}", file=sys.stderr)
+        return 2
+    figures, problems = run_groups(names, quick=args.quick)
+    print(render_json(figures, problems) if args.json else render_table(figures, problems))
+    return 0
