@@ -1,0 +1,211 @@
+"""Hidden tests for the `bpe-train` drill: count_pairs, merge_pair, learn_merges.
+
+Return types are checked loosely on purpose: any mapping works for ``count_pairs`` (a plain dict
+is fine), any sequence for ``merge_pair`` (list or tuple) and any pair type for ``learn_merges``.
+"""
+
+from __future__ import annotations
+
+import random
+
+# The Sennrich example with the end-of-word marker on each word's last character.
+SENNRICH = {
+    ("l", "o", "w</w>"): 5,
+    ("l", "o", "w", "e", "r</w>"): 2,
+    ("n", "e", "w", "e", "s", "t</w>"): 6,
+    ("w", "i", "d", "e", "s", "t</w>"): 3,
+}
+# Derived by hand from the specified algorithm (not the book's table, which keeps "</w>" apart):
+#  1 (s, t</w>) 9 ties (e, s) 9; "s" > "e" wins    2 (e, st</w>) 9
+#  3 (l, o) 7                                       4 (w, est</w>) 6 ties (n, e), (e, w); "w" wins
+#  5 (n, e) 6 beats (e, west</w>) 6                 6 (ne, west</w>) 6
+#  7 (lo, w</w>) 5                                  8-10 (w, i), (wi, d), (wid, est</w>) 3 each
+#  11 (w, e) 2 beats (lo, w), (e, r</w>)            12 (we, r</w>) 2, 13 (lo, wer</w>) 2, then none
+SENNRICH_MERGES = [
+    ("s", "t</w>"), ("e", "st</w>"), ("l", "o"), ("w", "est</w>"), ("n", "e"), ("ne", "west</w>"),
+    ("lo", "w</w>"), ("w", "i"), ("wi", "d"), ("wid", "est</w>"), ("w", "e"), ("we", "r</w>"),
+    ("lo", "wer</w>"),
+]
+
+
+def pairs_of(merges: object) -> list[tuple[str, str]]:
+    return [tuple(p) for p in merges]  # type: ignore[attr-defined, misc]
+
+
+def random_word_freqs(rng: random.Random, alphabet: str = "abcde") -> dict[tuple[str, ...], int]:
+    """Distinct random words, split into characters, some with the marker on the last one."""
+    words: dict[tuple[str, ...], int] = {}
+    for _ in range(rng.randint(0, 12)):
+        word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
+        symbols = tuple(word[:-1]) + (word[-1] + "</w>",) if rng.random() < 0.7 else tuple(word)
+        words[symbols] = rng.randint(1, 9)
+    return words
+
+
+# ---------------------------------------------------------------- count_pairs
+
+
+def test_count_pairs_weights_each_pair_by_word_frequency(impl):
+    got = dict(impl.count_pairs({("l", "o", "w</w>"): 5, ("l", "o", "w", "e", "r</w>"): 2}))
+    expected = {("l", "o"): 7, ("o", "w</w>"): 5, ("o", "w"): 2, ("w", "e"): 2, ("e", "r</w>"): 2}
+    assert got == expected, f"expected {expected}, got {got}"
+
+
+def test_count_pairs_counts_every_occurrence_inside_a_word(impl):
+    got = dict(impl.count_pairs({("a", "a", "a"): 3, ("x", "y", "x", "y"): 2}))
+    expected = {("a", "a"): 6, ("x", "y"): 4, ("y", "x"): 2}
+    assert got == expected, f"expected {expected}, got {got}"
+
+
+def test_count_pairs_of_empty_input_and_one_symbol_words_is_empty(impl):
+    for word_freqs in ({}, {("x",): 4}, {("low</w>",): 1}):
+        got = dict(impl.count_pairs(word_freqs))
+        assert got == {}, f"count_pairs({word_freqs}): expected {{}}, got {got}"
+
+
+def test_count_pairs_matches_reference_on_random_words(impl, ref):
+    rng = random.Random(101)
+    for case in range(150):
+        word_freqs = random_word_freqs(rng)
+        expected, got = dict(ref.count_pairs(word_freqs)), dict(impl.count_pairs(word_freqs))
+        assert got == expected, f"case {case}, count_pairs({word_freqs}):\nexpected {expected}\ngot      {got}"
+
+
+# ---------------------------------------------------------------- merge_pair
+
+
+def test_merge_pair_joins_every_occurrence(impl):
+    got = tuple(impl.merge_pair(("a", "b", "c", "a", "b"), ("a", "b")))
+    assert got == ("ab", "c", "ab"), f"expected ('ab', 'c', 'ab'), got {got}"
+
+
+def test_merge_pair_works_on_marked_symbols(impl):
+    got = tuple(impl.merge_pair(("n", "e", "w", "e", "s", "t</w>"), ("s", "t</w>")))
+    assert got == ("n", "e", "w", "e", "st</w>"), f"expected ('n', 'e', 'w', 'e', 'st</w>'), got {got}"
+
+
+def test_merge_pair_scans_left_to_right_without_overlap(impl):
+    for symbols, expected in [
+        (("a", "a", "a"), ("aa", "a")),
+        (("a", "a", "a", "a"), ("aa", "aa")),
+        (("a", "a", "a", "a", "a"), ("aa", "aa", "a")),
+        (("b", "a", "a", "a", "b"), ("b", "aa", "a", "b")),
+    ]:
+        got = tuple(impl.merge_pair(symbols, ("a", "a")))
+        assert got == expected, f"merge_pair({symbols}, ('a', 'a')): expected {expected}, got {got}"
+
+
+def test_merge_pair_matches_whole_symbols_only(impl):
+    cases = [
+        (("ca", "b"), ("a", "b"), ("ca", "b")),  # a symbol that merely ends with "a"
+        (("a", "bc"), ("a", "b"), ("a", "bc")),  # ... or merely starts with "b"
+        (("c", "a", "b"), ("a", "b"), ("c", "ab")),
+        (("ab", "c"), ("a", "bc"), ("ab", "c")),  # same characters, different split
+        (("a", "b c"), ("a", "b"), ("a", "b c")),
+    ]
+    for symbols, pair, expected in cases:
+        got = tuple(impl.merge_pair(symbols, pair))
+        assert got == expected, f"merge_pair({symbols}, {pair}): expected {expected}, got {got}"
+
+
+def test_merge_pair_without_occurrence_returns_symbols_unchanged(impl):
+    for symbols in [(), ("a",), ("b", "a"), ("a", "c", "b")]:
+        got = tuple(impl.merge_pair(symbols, ("a", "b")))
+        assert got == symbols, f"merge_pair({symbols}, ('a', 'b')): expected {symbols}, got {got}"
+
+
+def test_merge_pair_matches_reference_on_random_symbols(impl, ref):
+    rng = random.Random(202)
+    pieces = ["a", "b", "ab", "ba", "a</w>", "b</w>", "aa"]
+    for case in range(300):
+        symbols = tuple(rng.choice(pieces) for _ in range(rng.randint(0, 9)))
+        pair = (rng.choice(pieces), rng.choice(pieces))
+        if len(symbols) > 1 and rng.random() < 0.7:
+            at = rng.randrange(len(symbols) - 1)
+            pair = (symbols[at], symbols[at + 1])
+        expected, got = tuple(ref.merge_pair(symbols, pair)), tuple(impl.merge_pair(symbols, pair))
+        assert got == expected, f"case {case}, merge_pair({symbols}, {pair}): expected {expected}, got {got}"
+
+
+# ---------------------------------------------------------------- learn_merges
+
+
+def test_learn_merges_sennrich_example_with_marker_on_last_character(impl):
+    got = pairs_of(impl.learn_merges(dict(SENNRICH), 4))
+    assert got == SENNRICH_MERGES[:4], f"expected {SENNRICH_MERGES[:4]}, got {got}"
+
+
+def test_learn_merges_sennrich_example_runs_until_pairs_are_exhausted(impl):
+    got = pairs_of(impl.learn_merges(dict(SENNRICH), 100))
+    assert got == SENNRICH_MERGES, f"expected {len(SENNRICH_MERGES)} merges {SENNRICH_MERGES}, got {len(got)}: {got}"
+
+
+def test_learn_merges_breaks_count_ties_by_the_larger_pair(impl):
+    cases = [
+        ({("a", "b"): 1, ("c", "d"): 1}, [("c", "d"), ("a", "b")]),
+        ({("x", "a"): 2, ("x", "b"): 2}, [("x", "b"), ("x", "a")]),
+        ({("a", "x"): 1, ("B", "x"): 1}, [("a", "x"), ("B", "x")]),  # "a" > "B" by code point
+    ]
+    for word_freqs, expected in cases:
+        got = pairs_of(impl.learn_merges(word_freqs, 2))
+        assert got == expected, f"learn_merges({word_freqs}, 2): expected {expected}, got {got}"
+
+
+def test_learn_merges_weights_pairs_by_word_frequency(impl):
+    word_freqs = {("x", "y"): 10, ("c", "d", "e"): 1, ("c", "d", "f"): 1, ("c", "d", "g"): 1}
+    got = pairs_of(impl.learn_merges(word_freqs, 1))
+    assert got == [("x", "y")], f"(x, y) occurs 10 times, (c, d) 3 times: expected [('x', 'y')], got {got}"
+
+
+def test_learn_merges_counts_repeated_pairs_inside_one_word(impl):
+    got = pairs_of(impl.learn_merges({("a", "b", "a", "b"): 1, ("x", "y"): 1}, 1))
+    assert got == [("a", "b")], f"(a, b) occurs twice, (x, y) once: expected [('a', 'b')], got {got}"
+
+
+def test_learn_merges_recounts_after_each_merge(impl):
+    cases = [
+        ({("a", "a", "a"): 1}, [("a", "a"), ("aa", "a")]),
+        ({("a", "a", "a", "a"): 1}, [("a", "a"), ("aa", "aa")]),
+        ({("a", "b", "c"): 4, ("b", "c", "d"): 3}, [("b", "c"), ("a", "bc"), ("bc", "d")]),
+    ]
+    for word_freqs, expected in cases:
+        got = pairs_of(impl.learn_merges(word_freqs, 10))
+        assert got == expected, f"learn_merges({word_freqs}, 10): expected {expected}, got {got}"
+
+
+def test_learn_merges_never_joins_a_symbol_that_only_contains_the_pair(impl):
+    # After (c, a) one word is (ca, b); the next merge (a, b) must leave it alone, so (ca, b)
+    # is still there to be learned third.
+    word_freqs = {("c", "a", "b"): 1, ("c", "a"): 5, ("a", "b"): 4}
+    expected = [("c", "a"), ("a", "b"), ("ca", "b")]
+    got = pairs_of(impl.learn_merges(word_freqs, 10))
+    assert got == expected, f"learn_merges({word_freqs}, 10): expected {expected}, got {got}"
+
+
+def test_learn_merges_with_nothing_to_merge_returns_no_merges(impl):
+    for word_freqs, num in [({}, 5), ({("a",): 3, ("b</w>",): 1}, 5), ({("a", "b"): 1}, 0)]:
+        got = pairs_of(impl.learn_merges(word_freqs, num))
+        assert got == [], f"learn_merges({word_freqs}, {num}): expected [], got {got}"
+
+
+def test_learn_merges_returns_exactly_num_merges_when_pairs_remain(impl):
+    word_freqs = {tuple("abcdefgh"): 1}
+    for num in (1, 3, 7):
+        got = pairs_of(impl.learn_merges(dict(word_freqs), num))
+        assert len(got) == num, f"learn_merges(<one 8-letter word>, {num}): expected {num} merges, got {got}"
+
+
+def test_learn_merges_leaves_its_input_unchanged(impl):
+    word_freqs = dict(SENNRICH)
+    impl.learn_merges(word_freqs, 5)
+    assert word_freqs == SENNRICH, f"the caller's dict changed: expected {SENNRICH}, got {word_freqs}"
+
+
+def test_learn_merges_matches_reference_on_random_corpora(impl, ref):
+    rng = random.Random(303)
+    for case in range(120):
+        word_freqs = random_word_freqs(rng, rng.choice(["ab", "abc", "abcdef"]))
+        num = rng.randint(0, 25)
+        expected = pairs_of(ref.learn_merges(dict(word_freqs), num))
+        got = pairs_of(impl.learn_merges(dict(word_freqs), num))
+        assert got == expected, f"case {case}, learn_merges({word_freqs}, {num}):\nexpected {expected}\ngot      {got}"

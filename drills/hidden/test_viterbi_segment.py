@@ -1,0 +1,181 @@
+"""Hidden tests for the `viterbi-segment` drill: the most probable Unigram segmentation.
+
+``viterbi_segment(word, log_probs)`` returns ``(pieces, log_prob)``: pieces in left-to-right order
+that concatenate to ``word``, all in ``log_probs``, whose log-probabilities sum to the highest
+possible total. Unsegmentable words give ``([], -math.inf)``; the empty word gives ``([], 0.0)``.
+When several segmentations share the best score, any of them is accepted.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import types
+
+
+def log_probs_of(probs: dict[str, float]) -> dict[str, float]:
+    return {piece: math.log(p) for piece, p in probs.items()}
+
+
+def brute_force_best(word: str, log_probs: dict[str, float]) -> float:
+    """Best total over every split of ``word`` (2 ** (len - 1) of them), or -inf if none."""
+    if not word:
+        return 0.0
+    best = -math.inf
+    for cut in range(1, len(word) + 1):
+        head = word[:cut]
+        if head in log_probs:
+            best = max(best, log_probs[head] + brute_force_best(word[cut:], log_probs))
+    return best
+
+
+def check_optimal(impl: types.ModuleType, word: str, log_probs: dict[str, float]) -> list[str]:
+    """Assert the result is a valid, optimal segmentation with the right score; return pieces."""
+    result = impl.viterbi_segment(word, log_probs)
+    assert isinstance(result, tuple) and len(result) == 2, f"expected a (pieces, log_prob) tuple, got {result!r}"
+    pieces, score = result
+    pieces = list(pieces)
+    best = brute_force_best(word, log_probs)
+    if best == -math.inf:
+        assert pieces == [] and score == -math.inf, (
+            f"{word!r} cannot be segmented: expected ([], -inf), got ({pieces}, {score})"
+        )
+        return pieces
+    assert "".join(pieces) == word, f"pieces {pieces} do not spell {word!r} left to right"
+    unknown = [p for p in pieces if p not in log_probs]
+    assert not unknown, f"pieces {unknown} of {pieces} are not in the vocabulary"
+    total = sum(log_probs[p] for p in pieces)
+    assert math.isclose(score, total, rel_tol=1e-9, abs_tol=1e-9), (
+        f"returned log_prob {score} is not the sum {total} of the pieces' log-probs {pieces}"
+    )
+    assert math.isclose(score, best, rel_tol=1e-9, abs_tol=1e-9), (
+        f"{word!r}: best segmentation scores {best}, got {pieces} scoring {score}"
+    )
+    return pieces
+
+
+def test_picks_the_globally_best_split_not_the_greedy_one(impl):
+    # Greedy longest-first takes "ab" then "c" (0.3 * 0.01); "a" + "bc" scores 0.2 * 0.4.
+    lp = log_probs_of({"a": 0.2, "b": 0.05, "c": 0.01, "ab": 0.3, "bc": 0.4})
+    pieces = check_optimal(impl, "abc", lp)
+    assert pieces == ["a", "bc"], f"expected ['a', 'bc'], got {pieces}"
+
+
+def test_pieces_come_back_in_left_to_right_order(impl):
+    lp = log_probs_of({"h": 0.1, "e": 0.1, "l": 0.1, "o": 0.1, "he": 0.2, "llo": 0.3, "hel": 0.01, "lo": 0.05})
+    pieces, score = impl.viterbi_segment("hello", lp)
+    assert list(pieces) == ["he", "llo"], f"expected ['he', 'llo'], got {list(pieces)}"
+    assert math.isclose(score, math.log(0.2) + math.log(0.3)), f"expected {math.log(0.06)}, got {score}"
+
+
+def test_returns_a_log_probability_not_a_probability(impl):
+    lp = log_probs_of({"a": 0.5, "b": 0.25})
+    pieces, score = impl.viterbi_segment("ab", lp)
+    expected = math.log(0.5) + math.log(0.25)
+    assert math.isclose(score, expected), f"expected log-prob {expected}, got {score}"
+
+
+def test_more_pieces_win_when_they_score_higher(impl):
+    lp = log_probs_of({"a": 0.6, "b": 0.6, "ab": 0.1})
+    pieces = check_optimal(impl, "abab", lp)
+    assert pieces == ["a", "b", "a", "b"], f"expected ['a', 'b', 'a', 'b'], got {pieces}"
+
+
+def test_whole_word_piece_wins_when_it_scores_higher(impl):
+    lp = log_probs_of({"a": 0.1, "b": 0.1, "ab": 0.05, "abab": 0.02})
+    pieces = check_optimal(impl, "abab", lp)
+    assert pieces == ["abab"], f"expected ['abab'], got {pieces}"
+
+
+def test_word_with_an_unknown_character_is_unsegmentable(impl):
+    lp = log_probs_of({"a": 0.5, "b": 0.5})
+    got = impl.viterbi_segment("abxab", lp)
+    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+
+
+def test_word_is_unsegmentable_when_pieces_cannot_reach_the_end(impl):
+    lp = log_probs_of({"ab": 0.5, "abc": 0.5, "cd": 0.5})
+    got = impl.viterbi_segment("abcde", lp)
+    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+
+
+def test_unsegmentable_prefix_is_not_rescued_by_a_later_piece(impl):
+    lp = log_probs_of({"b": 0.5, "c": 0.5, "bc": 0.9})
+    got = impl.viterbi_segment("abc", lp)
+    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+
+
+def test_empty_vocabulary(impl):
+    got = impl.viterbi_segment("a", {})
+    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+
+
+def test_empty_word_has_the_empty_segmentation(impl):
+    got = impl.viterbi_segment("", log_probs_of({"a": 0.5}))
+    assert list(got[0]) == [] and got[1] == 0.0, f"expected ([], 0.0), got {got}"
+
+
+def test_single_character_word(impl):
+    pieces = check_optimal(impl, "a", log_probs_of({"a": 0.3, "b": 0.7}))
+    assert pieces == ["a"], f"expected ['a'], got {pieces}"
+
+
+def test_pieces_longer_than_the_word_are_harmless(impl):
+    pieces = check_optimal(impl, "ab", log_probs_of({"a": 0.3, "b": 0.3, "abc": 0.4}))
+    assert pieces == ["a", "b"], f"expected ['a', 'b'], got {pieces}"
+
+
+def test_sentencepiece_style_word_boundary_symbol(impl):
+    lp = log_probs_of({"▁": 0.2, "▁th": 0.1, "e": 0.1, "▁the": 0.05, "t": 0.1, "h": 0.1, "▁t": 0.1})
+    pieces = check_optimal(impl, "▁the", lp)
+    assert pieces == ["▁the"], f"expected ['▁the'], got {pieces}"
+
+
+def test_the_vocabulary_is_not_modified(impl):
+    lp = log_probs_of({"a": 0.3, "b": 0.3, "ab": 0.4})
+    before = copy.deepcopy(lp)
+    impl.viterbi_segment("abba", lp)
+    assert lp == before, f"log_probs changed: expected {before}, got {lp}"
+
+
+def _random_log_probs(rng: random.Random, alphabet: str) -> dict[str, float]:
+    pieces = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(2, 16))}
+    if rng.random() < 0.7:
+        pieces |= set(alphabet)  # usually every word is segmentable, sometimes not
+    return {p: -rng.uniform(0.05, 6.0) for p in sorted(pieces)}
+
+
+def test_random_vocabularies_match_brute_force_enumeration(impl):
+    rng = random.Random(7)
+    for _ in range(60):
+        alphabet = rng.choice(["ab", "abc", "abcd"])
+        lp = _random_log_probs(rng, alphabet)
+        for _ in range(6):
+            word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9)))
+            check_optimal(impl, word, lp)
+
+
+def test_ties_accept_any_best_segmentation(impl):
+    # "a" + "aa" and "aa" + "a" both score -4.0: either is right.
+    lp = {"a": -2.0, "aa": -2.0}
+    pieces = check_optimal(impl, "aaa", lp)
+    assert pieces in (["a", "aa"], ["aa", "a"]), f"expected ['a', 'aa'] or ['aa', 'a'], got {pieces}"
+
+
+def test_random_words_score_like_the_reference(impl, ref):
+    rng = random.Random(99)
+    for _ in range(40):
+        alphabet = rng.choice(["xy", "xyz", "ñóp"])
+        lp = _random_log_probs(rng, alphabet)
+        for _ in range(5):
+            word = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+            want_pieces, want = ref.viterbi_segment(word, lp)
+            got_pieces, got = impl.viterbi_segment(word, lp)
+            if want == -math.inf:
+                assert list(got_pieces) == [] and got == -math.inf, f"{word!r}: expected ([], -inf), got ({got_pieces}, {got})"
+                continue
+            assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9), (
+                f"{word!r} with {lp}: expected best log-prob {want} ({want_pieces}), got {got} ({got_pieces})"
+            )
+            assert "".join(got_pieces) == word, f"pieces {got_pieces} do not spell {word!r}"

@@ -1,0 +1,185 @@
+"""Hidden tests for the `wordpiece-tokenize-word` drill: greedy longest-match WordPiece encoding.
+
+Each test builds a tokenizer from ``impl`` and sets its ``vocab`` / ``inv_vocab`` dicts directly,
+so only the encoding side is exercised. Conventions: pieces after the first carry the prefix,
+the longest vocabulary match wins at each position, and any position without a match turns the
+whole word into the unknown token.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+
+UNK = "[UNK]"
+
+
+def make_tokenizer(impl: types.ModuleType, tokens: list[str], unk: str = UNK, prefix: str = "##") -> object:
+    """A tokenizer of ``impl`` whose vocabulary is exactly ``tokens`` (ids in list order)."""
+    tok = impl.WordPieceTokenizer(unk_token=unk, prefix=prefix)
+    tok.vocab = {t: i for i, t in enumerate(tokens)}
+    tok.inv_vocab = {i: t for i, t in enumerate(tokens)}
+    return tok
+
+
+def expect_pieces(tok: object, word: str, expected: list[str]) -> None:
+    got = tok.tokenize_word(word)
+    assert got == expected, f"tokenize_word({word!r}): expected {expected}, got {got}"
+
+
+def test_playing_splits_into_stem_and_continuation(impl):
+    tok = make_tokenizer(impl, [UNK, "play", "##ing", "p", "##l", "##a", "##y"])
+    expect_pieces(tok, "playing", ["play", "##ing"])
+
+
+def test_word_in_vocabulary_is_a_single_piece(impl):
+    tok = make_tokenizer(impl, [UNK, "hug", "h", "##u", "##g", "##ug"])
+    expect_pieces(tok, "hug", ["hug"])
+
+
+def test_single_character_word(impl):
+    tok = make_tokenizer(impl, [UNK, "a", "##a"])
+    expect_pieces(tok, "a", ["a"])
+
+
+def test_untrained_tokenizer_gives_unk_for_every_word(impl):
+    tok = impl.WordPieceTokenizer()
+    expect_pieces(tok, "abc", [UNK])
+
+
+def test_empty_word_gives_no_pieces(impl):
+    tok = make_tokenizer(impl, [UNK, "a"])
+    expect_pieces(tok, "", [])
+
+
+def test_longest_match_wins_over_a_shorter_prefix(impl):
+    tok = make_tokenizer(impl, [UNK, "un", "unaff", "##aff", "##able", "##a", "##ble"])
+    expect_pieces(tok, "unaffable", ["unaff", "##able"])
+
+
+def test_longest_match_also_applies_to_continuation_pieces(impl):
+    tok = make_tokenizer(impl, [UNK, "x", "##a", "##ab", "##abc", "##b", "##c", "##bc"])
+    expect_pieces(tok, "xabcab", ["x", "##abc", "##ab"])
+
+
+def test_matching_starts_at_the_left_end_of_the_word(impl):
+    # From the right, "##bc" would be taken first, giving ["a", "##bc"].
+    tok = make_tokenizer(impl, [UNK, "a", "ab", "##b", "##c", "##bc"])
+    expect_pieces(tok, "abc", ["ab", "##c"])
+
+
+def test_greedy_match_is_not_undone_when_the_rest_fails(impl):
+    # "a" + "##bc" would cover the word, but greedy takes "ab" first and "##c" is missing:
+    # WordPiece does not backtrack, so the whole word is unknown.
+    tok = make_tokenizer(impl, [UNK, "a", "ab", "##bc", "##b"])
+    expect_pieces(tok, "abc", [UNK])
+
+
+def test_unknown_character_makes_the_whole_word_unk(impl):
+    tok = make_tokenizer(impl, [UNK, "play", "##ing", "##s"])
+    expect_pieces(tok, "playingx", [UNK])
+
+
+def test_unknown_first_character_makes_the_whole_word_unk(impl):
+    tok = make_tokenizer(impl, [UNK, "##a", "##b", "b"])
+    expect_pieces(tok, "xab", [UNK])
+
+
+def test_first_piece_is_looked_up_without_the_prefix(impl):
+    tok = make_tokenizer(impl, [UNK, "##ab", "##c", "a", "##b"])
+    expect_pieces(tok, "abc", ["a", "##b", "##c"])
+
+
+def test_prefixed_piece_cannot_start_a_word(impl):
+    tok = make_tokenizer(impl, [UNK, "##ab", "##c"])
+    expect_pieces(tok, "abc", [UNK])
+
+
+def test_continuation_pieces_must_carry_the_prefix(impl):
+    tok = make_tokenizer(impl, [UNK, "ab", "c", "b"])
+    expect_pieces(tok, "abc", [UNK])
+    tok = make_tokenizer(impl, [UNK, "ab", "c", "##c"])
+    expect_pieces(tok, "abc", ["ab", "##c"])
+
+
+def test_same_string_with_and_without_prefix_are_different_pieces(impl):
+    tok = make_tokenizer(impl, [UNK, "ab", "##ab", "##a", "a"])
+    expect_pieces(tok, "ababa", ["ab", "##ab", "##a"])
+
+
+def test_custom_prefix_and_unk_token(impl):
+    tok = make_tokenizer(impl, ["<oov>", "lo", "@@w", "@@we", "@@st", "l", "@@o"], unk="<oov>", prefix="@@")
+    expect_pieces(tok, "lowest", ["lo", "@@we", "@@st"])
+    expect_pieces(tok, "lows", ["<oov>"])
+
+
+def test_default_prefix_is_ignored_when_a_custom_one_is_set(impl):
+    tok = make_tokenizer(impl, [UNK, "a", "##b", "+b"], prefix="+")
+    expect_pieces(tok, "ab", ["a", "+b"])
+    tok = make_tokenizer(impl, [UNK, "a", "##b"], prefix="+")
+    expect_pieces(tok, "ab", [UNK])
+
+
+def test_multi_character_unicode_word(impl):
+    tok = make_tokenizer(impl, [UNK, "na", "##ïve", "##ï", "##v", "##e", "日", "##本"])
+    expect_pieces(tok, "naïve", ["na", "##ïve"])
+    expect_pieces(tok, "日本", ["日", "##本"])
+
+
+def test_long_word_has_no_length_limit(impl):
+    tok = make_tokenizer(impl, [UNK, "a", "##a", "##aaa"])
+    word = "a" * 301
+    expect_pieces(tok, word, ["a"] + ["##aaa"] * 100)
+
+
+def test_tokenize_splits_on_whitespace_and_unks_words_independently(impl):
+    tok = make_tokenizer(impl, [UNK, "hug", "##s", "pun", "b", "##un"])
+    got = tok.tokenize("hugs  zzz\tbun pun\n")
+    expected = ["hug", "##s", UNK, "b", "##un", "pun"]
+    assert got == expected, f"tokenize: expected {expected}, got {got}"
+
+
+def test_encode_and_decode_use_the_pieces(impl):
+    tokens = [UNK, "hug", "##s", "b", "##un"]
+    tok = make_tokenizer(impl, tokens)
+    ids = tok.encode("hugs bun qq")
+    assert ids == [1, 2, 3, 4, 0], f"encode: expected [1, 2, 3, 4, 0], got {ids}"
+    text = tok.decode([1, 2, 3, 4])
+    assert text == "hugs bun", f"decode: expected 'hugs bun', got {text!r}"
+
+
+def _random_vocab(rng: random.Random, alphabet: str) -> list[str]:
+    tokens = {UNK}
+    for _ in range(rng.randint(3, 14)):
+        piece = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4)))
+        tokens.add(piece if rng.random() < 0.4 else "##" + piece)
+    return sorted(tokens)
+
+
+def _expected_by_definition(word: str, tokens: set[str]) -> list[str]:
+    """Greedy longest match written out as the definition: longest candidate at each position."""
+    pieces: list[str] = []
+    pos = 0
+    while pos < len(word):
+        marker = "##" if pos else ""
+        lengths = [n for n in range(1, len(word) - pos + 1) if marker + word[pos:pos + n] in tokens]
+        if not lengths:
+            return [UNK]
+        pieces.append(marker + word[pos:pos + max(lengths)])
+        pos += max(lengths)
+    return pieces
+
+
+def test_random_vocabularies_match_the_definition_and_the_reference(impl, ref):
+    rng = random.Random(20240611)
+    for _ in range(40):
+        alphabet = rng.choice(["ab", "abc", "abcd", "aé"])
+        tokens = _random_vocab(rng, alphabet)
+        tok = make_tokenizer(impl, tokens)
+        ref_tok = make_tokenizer(ref, tokens)
+        for _ in range(12):
+            word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
+            expected = _expected_by_definition(word, set(tokens))
+            assert ref_tok.tokenize_word(word) == expected, "project bug: reference_impl disagrees"
+            got = tok.tokenize_word(word)
+            assert got == expected, f"vocab {tokens}, word {word!r}: expected {expected}, got {got}"

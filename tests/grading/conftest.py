@@ -1,0 +1,41 @@
+"""Shared fixtures for the grading tests: a tiny drill, a warm grader, a canary folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from grading_helpers import HIDDEN_TEST
+
+from tokdrill.grading import WarmGrader
+
+collect_ignore = ["fixtures"]  # the fixture drill's hidden tests are graded, not collected
+
+
+@pytest.fixture(scope="session")
+def tiny_drill() -> SimpleNamespace:
+    """A Drill-like object: only the attributes grading reads."""
+    return SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=(HIDDEN_TEST,), target_seconds=60)
+
+
+@pytest.fixture(scope="session")
+def warm_grader() -> Iterator[WarmGrader]:
+    with WarmGrader() as grader:
+        yield grader
+
+
+@pytest.fixture()
+def canary() -> Iterator[Path]:
+    """A folder of the user's, outside the sandbox's private /tmp, with one file in it."""
+    base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else None
+    folder = Path(tempfile.mkdtemp(prefix="tokdrill-canary-", dir=base))
+    (folder / "keep.txt").write_text("canary\n")
+    os.chmod(folder, 0o777)  # even world-writable: only the sandbox may stop the writes
+    os.chmod(folder / "keep.txt", 0o666)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,104 @@
+"""Ordinary verdicts: the reference passes, wrong code fails with expected vs got, syntax errors
+and missing symbols point at the user's file, and tokdrill's own failures are called internal."""
+
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+from grading_helpers import GOOD_SOURCE
+from tokdrill.grading import grade
+
+
+def test_correct_code_passes_every_test(warm_grader, tiny_drill):
+    verdict = warm_grader.grade(tiny_drill, GOOD_SOURCE)
+    assert verdict.passed, verdict.problem
+    assert [t.outcome for t in verdict.tests] == ["passed"] * 3
+    assert verdict.tests[0].name == "test_tiny_pairs.py::test_pairs_are_weighted_by_word_frequency"
+    assert verdict.problem == ""
+
+
+def test_reference_module_passes_when_graded_cold(tiny_drill):
+    verdict = grade(tiny_drill, "from reference_impl import count_pairs as _c\n\ndef count_pairs(w):\n    return _c(w)\n")
+    assert verdict.passed, verdict.problem
+
+
+def test_wrong_code_fails_with_expected_and_actual_values(warm_grader, tiny_drill):
+    wrong = GOOD_SOURCE.replace("+ freq", "+ 1")
+    verdict = warm_grader.grade(tiny_drill, wrong)
+    assert not verdict.passed
+    first = verdict.tests[0]
+    assert first.outcome == "failed"
+    assert "expected {('a', 'b'): 2, ('b', 'c'): 3}, got {('a', 'b'): 1, ('b', 'c'): 2}" in first.message
+    assert [t.outcome for t in verdict.tests[1:]] == ["passed", "passed"]
+
+
+def test_syntax_error_names_line_and_column_in_submission(warm_grader, tiny_drill):
+    verdict = warm_grader.grade(tiny_drill, "x = 1\ndef count_pairs(word_freqs:\n    return {}\n")
+    assert not verdict.passed
+    assert "submission.py, line 2, column 16" in verdict.problem
+    assert "SyntaxError" in verdict.problem
+    assert all(t.outcome == "error" for t in verdict.tests)
+
+
+def test_import_error_names_the_line(warm_grader, tiny_drill):
+    verdict = warm_grader.grade(tiny_drill, "import os\nimport no_such_module_here\n" + GOOD_SOURCE)
+    assert "submission.py, line 2" in verdict.problem
+    assert "ModuleNotFoundError: No module named 'no_such_module_here'" in verdict.problem
+
+
+def test_missing_symbol_is_named_and_fails(warm_grader, tiny_drill):
+    verdict = warm_grader.grade(tiny_drill, "def helper():\n    return 1\n")
+    assert not verdict.passed
+    assert "`count_pairs` is not defined in your code" in verdict.problem
+
+
+def test_empty_file_never_passes(warm_grader, tiny_drill):
+    assert not warm_grader.grade(tiny_drill, "").passed
+
+
+def test_broken_hidden_tests_are_an_internal_error(warm_grader, tmp_path):
+    broken = tmp_path / "test_broken.py"
+    broken.write_text("def test_x(impl):\n    assert (\n")
+    drill = SimpleNamespace(id="broken", symbols=("count_pairs",), hidden_tests=(broken,))
+    verdict = warm_grader.grade(drill, GOOD_SOURCE)
+    assert not verdict.passed
+    assert verdict.internal
+    assert "not a problem with your code" in verdict.problem
+
+
+def test_verdict_lists_active_protections(warm_grader, tiny_drill):
+    verdict = warm_grader.grade(tiny_drill, GOOD_SOURCE)
+    assert "separate process" in verdict.protections
+    assert "scrubbed environment" in verdict.protections
+    assert any(p.startswith("rlimits: cpu") for p in verdict.protections)
+
+
+def test_user_output_is_kept_for_display(warm_grader, tiny_drill):
+    verdict = warm_grader.grade(tiny_drill, "print('hello from import')\n" + GOOD_SOURCE)
+    assert verdict.passed
+    assert "hello from import" in verdict.output
+
+
+
+def test_each_content_folder_gets_its_own_conftest_and_tests(warm_grader, tiny_drill, tmp_path):
+    # Same file names as the tiny drill, different fixtures: `impl` is pinned to a fake module.
+    (tmp_path / "conftest.py").write_text(
+        "import types\nimport pytest\n\n@pytest.fixture\ndef impl():\n"
+        "    return types.SimpleNamespace(count_pairs=lambda w: {'fake': 1})\n"
+    )
+    (tmp_path / "test_tiny_pairs.py").write_text("def test_sees_the_fake(impl):\n    assert impl.count_pairs({}) == {'fake': 1}\n")
+    other = SimpleNamespace(id="other", symbols=("count_pairs",), hidden_tests=(tmp_path / "test_tiny_pairs.py",))
+    assert warm_grader.grade(tiny_drill, GOOD_SOURCE).passed
+    assert warm_grader.grade(other, GOOD_SOURCE).passed
+    assert warm_grader.grade(tiny_drill, GOOD_SOURCE).passed
+
+
+def test_an_edited_hidden_test_is_collected_again(warm_grader, tmp_path):
+    test_file = tmp_path / "test_edited.py"
+    test_file.write_text("def test_one(impl):\n    assert impl.count_pairs({}) == {}\n")
+    drill = SimpleNamespace(id="edited", symbols=("count_pairs",), hidden_tests=(test_file,))
+    assert [t.name for t in warm_grader.grade(drill, GOOD_SOURCE).tests] == ["test_edited.py::test_one"]
+    test_file.write_text("def test_two(impl):\n    assert impl.count_pairs({}) == {}\n")
+    os.utime(test_file, ns=(test_file.stat().st_mtime_ns + 10**9,) * 2)
+    assert [t.name for t in warm_grader.grade(drill, GOOD_SOURCE).tests] == ["test_edited.py::test_two"]

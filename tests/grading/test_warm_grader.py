@@ -1,0 +1,93 @@
+"""WarmGrader as the app uses it: from threads, across a dead server, and closed cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from grading_helpers import GOOD_SOURCE, HIDDEN_TEST
+
+from tokdrill.grading import WarmGrader
+
+
+def test_grades_from_several_threads_at_once(warm_grader, tiny_drill):
+    wrong = GOOD_SOURCE.replace("+ freq", "+ 1")
+    results: dict[int, bool] = {}
+
+    def work(i: int) -> None:
+        results[i] = warm_grader.grade(tiny_drill, GOOD_SOURCE if i % 2 == 0 else wrong).passed
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {0: True, 1: False, 2: True, 3: False}
+
+
+def test_restarts_a_server_that_died(tiny_drill):
+    with WarmGrader() as grader:
+        assert grader.grade(tiny_drill, GOOD_SOURCE).passed
+        first = grader.server_pid
+        os.kill(first, signal.SIGKILL)
+        verdict = grader.grade(tiny_drill, GOOD_SOURCE)
+        assert verdict.passed, verdict.problem
+        assert grader.server_pid != first
+        assert grader.restarts == 1
+
+
+def test_close_stops_the_server(tiny_drill):
+    grader = WarmGrader()
+    grader.grade(tiny_drill, GOOD_SOURCE)
+    pid = grader.server_pid
+    grader.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.05)
+    assert not _alive(pid)
+    assert grader.grade(tiny_drill, GOOD_SOURCE).internal  # closed: an internal error, not a crash
+
+
+def test_preload_reports_broken_drills(warm_grader, tmp_path, tiny_drill):
+    from types import SimpleNamespace
+
+    missing = SimpleNamespace(id="ghost", symbols=("count_pairs",), hidden_tests=(tmp_path / "test_gone.py",))
+    errors = warm_grader.preload([tiny_drill, missing])
+    assert len(errors) == 1 and errors[0].startswith("ghost: hidden test file not found")
+
+
+def test_without_namespaces_the_fallback_says_what_is_missing():
+    script = f"""
+import sys
+from types import SimpleNamespace
+from tokdrill.grading import sandbox
+from tokdrill.grading.local import LocalGrader
+from tokdrill.grading.spec import DrillSpec
+sandbox._probe = False  # as on a machine where unshare is refused
+drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},))
+verdict = LocalGrader().grade(DrillSpec.of(drill), sys.stdin.read())
+print(verdict.passed)
+print("\\n".join(verdict.protections))
+"""
+    out = subprocess.run([sys.executable, "-c", script], input=GOOD_SOURCE, capture_output=True, text=True, check=True).stdout
+    passed, *protections = out.strip().splitlines()
+    assert passed == "True"
+    assert "process group killed at the end (a setsid() escape is not contained)" in protections
+    assert not any(p.startswith("namespaces") for p in protections)
+    assert "NOT protected: network access (no private network namespace)" in protections
+    assert "NOT protected: the hidden test files are readable by the submission" in protections
+    assert "scrubbed environment" in protections
+
+
+def _alive(pid: int | None) -> bool:
+    if pid is None:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -1,0 +1,30 @@
+"""Shared fixtures for progress tests: a fixed clock and a fresh store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from progress_factories import T0
+
+from tokdrill.clock import FixedClock
+from tokdrill.progress.store import Store
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(T0)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "progress.sqlite3"
+
+
+@pytest.fixture
+def store(db_path: Path, clock: FixedClock) -> Iterator[Store]:
+    s = Store.open(db_path, clock=clock)
+    yield s
+    s.close()
+

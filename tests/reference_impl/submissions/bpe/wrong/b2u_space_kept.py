@@ -1,0 +1,11 @@
+# drills: bytes-to-unicode
+# mistake: the printable run starts at the space (0x20)
+def bytes_to_unicode():
+    printable = list(range(ord(" "), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    table = {b: chr(b) for b in printable}
+    offset = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + offset)
+            offset += 1
+    return table

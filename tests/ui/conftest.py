@@ -1,0 +1,43 @@
+"""Fixtures for the UI tests: a temporary TOKDRILL_HOME, a fixed clock, the real backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tokdrill.clock import FixedClock
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.backend import Backend
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """TOKDRILL_HOME pointing at a fresh folder (no extra content)."""
+    folder = tmp_path / "home"
+    monkeypatch.setenv("TOKDRILL_HOME", str(folder))
+    monkeypatch.delenv("TOKDRILL_CONTENT", raising=False)
+    return folder
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock()
+
+
+@pytest.fixture
+def backend(home: Path, clock: FixedClock) -> Iterator[Backend]:
+    opened = Backend.open(clock=clock)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def app(backend: Backend) -> TokdrillApp:
+    """The app over the real core, with the cursor blink off."""
+    return TokdrillApp(backend, cursor_blink=False)

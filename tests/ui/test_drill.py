@@ -1,0 +1,219 @@
+"""The drill flow: choose a mode, type, submit wrong and right code, results, attempt recorded."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokdrill.clock import FixedClock
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.backend import Backend
+from tokdrill.ui.screens.dialogs import ModeChoice, RestoreDraft
+from tokdrill.ui.screens.drill import DrillScreen
+from tokdrill.ui.screens.home import HomeScreen
+from tokdrill.ui.widgets.code_editor import CodeEditor
+from tokdrill.ui.widgets.timer import DrillTimer
+
+from ui_helpers import SIZE, submit
+
+pytestmark = pytest.mark.anyio
+
+DRILL = "bytes-to-unicode"
+
+
+async def open_drill(app: TokdrillApp, pilot, mode_key: str) -> DrillScreen:  # type: ignore[no-untyped-def]
+    """From Today, press Enter on the first item (the newcomer's drill) and pick a mode."""
+    assert isinstance(app.screen, HomeScreen)
+    await pilot.press("enter")
+    assert isinstance(app.screen, ModeChoice)
+    await pilot.press(mode_key)
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, DrillScreen)
+    return screen
+
+
+async def test_retype_wrong_then_right_records_one_passing_attempt(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        assert screen.mode == "retype" and screen.drill.id == DRILL
+        editor = screen.query_one(CodeEditor)
+        assert editor.text == ""
+        await pilot.press(*"def")
+        assert screen.last_progress is not None and screen.last_progress.divergence is None
+        assert screen.last_progress.accuracy == 1.0
+
+        editor.load_text("def bytes_to_unicode():\n    return {}\n")
+        await pilot.pause()
+        clock.advance(seconds=90)
+        await submit(app, pilot)
+        verdict = screen.last_verdict
+        assert verdict is not None and not verdict.passed
+        shown = str(screen.results.query_one("#tests").render())
+        for test in verdict.tests:  # every hidden test is listed with its outcome
+            assert test.name in shown
+        assert "failed" in shown
+        assert backend.store.attempts(DRILL) == []
+        assert not screen.finished
+
+        editor.load_text(backend.reference(screen.drill))
+        await pilot.pause()
+        clock.advance(seconds=30)
+        await submit(app, pilot)
+        assert screen.last_verdict is not None and screen.last_verdict.passed
+        attempts = backend.store.attempts(DRILL)
+        assert len(attempts) == 1
+        attempt = attempts[0]
+        assert attempt.passed and attempt.mode == "retype" and attempt.submissions == 2
+        assert attempt.active_seconds == pytest.approx(120.0)
+        assert attempt.retype_accuracy == pytest.approx(1.0)
+        summary = str(screen.results.query_one("#summary").render())
+        assert "Passed in 2:00" in summary and "under the 8:00 target" in summary
+        assert "first pass" in summary
+        assert "matches the reference exactly" in str(screen.results.query_one("#diff").render())
+        assert editor.read_only
+        assert backend.draft(DRILL, "retype") is None
+
+
+async def test_second_pass_reports_personal_best_and_diff(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_drill(DRILL, "recall")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        code = backend.reference(screen.drill)
+        screen.editor.load_text(code)
+        clock.advance(seconds=300)
+        await submit(app, pilot)
+        assert screen.finished
+        await pilot.press("escape")
+        app.start_drill(DRILL, "recall")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        assert screen.editor.text == screen.drill.starter  # recall starts from the starter
+        screen.editor.load_text("# my version\n" + code)
+        clock.advance(seconds=200)
+        await submit(app, pilot)
+        summary = str(screen.results.query_one("#summary").render())
+        assert "new personal best (was 5:00)" in summary
+        assert "-# my version" in screen.results.diff_text
+        assert len(backend.store.attempts(DRILL)) == 2
+
+
+async def test_recall_shows_prompt_and_hides_reference(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "m")
+        assert screen.mode == "recall"
+        assert not screen.query("#reference")
+        assert screen.query_one("#prompt").display
+        assert screen.editor.text == screen.drill.starter
+        assert not screen.query_one("#retype-status").display
+
+
+async def test_retype_marks_first_divergence_and_jumps_to_it(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        reference = backend.reference(screen.drill).split("\n")
+        screen.editor.load_text("\n".join(reference[:3] + ["    oops"]))
+        await pilot.pause()
+        progress = screen.last_progress
+        assert progress is not None and progress.divergence is not None
+        assert progress.divergence.line == 3
+        assert screen.query_one("#reference").marked == 3
+        assert "first divergence line 4" in str(screen.status.render())
+        await pilot.press("ctrl+g")
+        assert screen.editor.cursor_location == (progress.divergence.line, progress.divergence.column)
+
+
+async def test_enter_keeps_and_extends_indentation_and_can_be_switched_off(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        editor = screen.editor
+        await pilot.press(*"if x:", "enter", *"y", "enter", *"z")
+        assert editor.text == "if x:\n    y\n    z"
+        await pilot.press("ctrl+z")  # undo
+        assert editor.text != "if x:\n    y\n    z"
+        editor.load_text("")
+        await pilot.press("ctrl+o")
+        assert not editor.auto_indent
+        await pilot.press(*"if x:", "enter", *"y")
+        assert editor.text == "if x:\ny"
+        assert "auto-indent off" in str(screen.query_one("#indent-state").render())
+
+
+async def test_paused_time_is_not_counted(app: TokdrillApp, clock: FixedClock) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        timer = screen.query_one(DrillTimer)
+        clock.advance(seconds=10)
+        await pilot.press("ctrl+t")
+        assert not timer.running and screen.editor.read_only
+        clock.advance(seconds=1000)
+        await pilot.press("ctrl+t")
+        assert timer.running and not screen.editor.read_only
+        clock.advance(seconds=5)
+        assert timer.active_seconds() == pytest.approx(15.0)
+
+
+async def test_timer_colour_changes_near_and_past_target(app: TokdrillApp, clock: FixedClock) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        timer = screen.query_one(DrillTimer)
+        target = screen.drill.target_seconds
+        clock.advance(seconds=target * 0.85)
+        timer.tick()
+        assert timer.has_class("-near") and not timer.has_class("-over")
+        clock.advance(seconds=target * 0.2)
+        timer.tick()
+        assert timer.has_class("-over") and not timer.has_class("-near")
+
+
+async def test_draft_restored_after_a_crash(backend: Backend, clock: FixedClock) -> None:
+    # the previous session autosaved a draft and died without cleaning up
+    backend.save_draft(DRILL, "retype", "def bytes_to_unicode():\n    pass\n", 123.0)
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_drill(DRILL, "retype")
+        await pilot.pause()
+        assert isinstance(app.screen, RestoreDraft)
+        await pilot.press("y")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        assert screen.editor.text == "def bytes_to_unicode():\n    pass\n"
+        assert screen.query_one(DrillTimer).active_seconds() == pytest.approx(123.0)
+
+
+async def test_draft_discarded_when_starting_fresh(backend: Backend) -> None:
+    backend.save_draft(DRILL, "retype", "x = 1\n", 5.0)
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_drill(DRILL, "retype")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert app.screen.editor.text == ""
+        assert backend.draft(DRILL, "retype") is None
+
+
+async def test_drafts_autosave_on_a_timer_and_on_submit_and_leave(
+    app: TokdrillApp, backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tokdrill.ui.screens.drill.AUTOSAVE_SECONDS", 0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        await pilot.press(*"def x")
+        await pilot.pause(0.3)  # a few autosave periods
+        draft = backend.draft(DRILL, "retype")
+        assert draft is not None and draft.text == "def x"
+        screen.editor.load_text("def y():\n    return 1\n")
+        await submit(app, pilot)  # wrong, but the draft is saved before grading
+        draft = backend.draft(DRILL, "retype")
+        assert draft is not None and draft.text == "def y():\n    return 1\n"
+        screen.editor.load_text("def z")
+        await pilot.press("escape")  # focus leaves the editor
+        await pilot.press("escape")  # leave the drill
+        assert isinstance(app.screen, HomeScreen)
+        draft = backend.draft(DRILL, "retype")
+        assert draft is not None and draft.text == "def z"

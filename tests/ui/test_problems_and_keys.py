@@ -1,0 +1,70 @@
+"""Broken content or a broken database: a readable notice, and the app opens with what is valid.
+Also: the app's keys never take a key the code editor needs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static, TextArea
+
+from tokdrill.clock import FixedClock
+from tokdrill.ui import keymap
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.backend import Backend
+from tokdrill.ui.screens.dialogs import Problems
+from tokdrill.ui.screens.home import HomeScreen
+from ui_helpers import SIZE
+
+pytestmark = pytest.mark.anyio
+
+
+def _keys(bindings: list) -> set[str]:  # type: ignore[type-arg]
+    return {key.strip() for b in bindings for key in b.key.split(",")}
+
+
+def test_drill_screen_and_app_keys_leave_the_editor_keys_alone() -> None:
+    editor_keys = _keys(TextArea.BINDINGS)
+    editor_keys |= {f"ctrl+{c}" for c in "aekuwdzyxcv"}
+    clashes = (_keys(keymap.APP) | _keys(keymap.DRILL)) & editor_keys
+    assert clashes == set()
+    assert all(b.priority for b in keymap.DRILL if b.key.startswith("ctrl+"))
+
+
+def test_every_binding_has_a_unique_id() -> None:
+    ids = [b.id for group in keymap.GROUPS.values() for b in group]
+    assert all(ids) and len(ids) == len(set(ids))
+
+
+async def test_broken_content_file_is_a_notice_not_a_crash(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: FixedClock
+) -> None:
+    extra = tmp_path / "mine"
+    extra.mkdir()
+    (extra / "broken.yaml").write_text("deck: mine\ntitle: [unclosed\n")
+    monkeypatch.setenv("TOKDRILL_CONTENT", str(extra))
+    backend = Backend.open(clock=clock)
+    assert any("broken.yaml" in p for p in backend.problems)
+    assert "bytes-to-unicode" in backend.library.drills  # the shipped content still loads
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        line = str(app.screen.query_one("#problems-line", Static).render())
+        assert "press e" in line
+        await pilot.press("e")
+        assert isinstance(app.screen, Problems)
+        assert any("broken.yaml" in p for p in app.screen.problems)
+
+
+async def test_damaged_database_is_a_notice_and_the_app_still_opens(home: Path, clock: FixedClock) -> None:
+    home.mkdir(parents=True)
+    (home / "progress.sqlite3").write_bytes(b"this is not a database" * 100)
+    backend = Backend.open(clock=clock)
+    assert any("progress database" in p for p in backend.problems)
+    assert any("not kept" in p for p in backend.problems)
+    assert (home / "progress.sqlite3").read_bytes().startswith(b"this is not")  # left untouched
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("e")
+        assert isinstance(app.screen, Problems)

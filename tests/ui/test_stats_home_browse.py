@@ -1,0 +1,127 @@
+"""Today, Stats and Browse show what the store holds: the same numbers as `tokdrill stats`."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+
+import pytest
+from rich.console import Console
+from textual.widgets import DataTable, Input, OptionList, Static
+
+from tokdrill.clock import FixedClock
+from tokdrill.progress.stats import compute_stats
+from tokdrill.scheduling import catalog_from_library
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.backend import Backend
+from tokdrill.ui.screens.browse import BrowseScreen
+from tokdrill.ui.screens.dialogs import InterviewDate, ModeChoice
+from tokdrill.ui.screens.help import HelpScreen, bindings_table
+from tokdrill.ui.screens.home import HomeScreen
+from tokdrill.ui.screens.review import ReviewScreen
+from tokdrill.ui.screens.stats import StatsScreen
+from ui_helpers import SIZE, submit
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_first_run_explains_itself_and_offers_the_first_drill(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, HomeScreen)
+        welcome = str(screen.query_one("#welcome", Static).render())
+        assert welcome.startswith("New here?") and "GPT-2 byte-to-unicode table" in welcome
+        queue = screen.query_one("#queue", OptionList)
+        assert queue.get_option_at_index(0).id == "drill:bytes-to-unicode"
+        await pilot.press("n")
+        assert isinstance(app.screen, ModeChoice) and app.screen.drill.id == "bytes-to-unicode"
+
+
+async def test_stats_and_today_reflect_an_attempt_and_reviews(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_drill("bytes-to-unicode", "retype")
+        await pilot.pause()
+        app.screen.editor.load_text(backend.reference(app.screen.drill))
+        clock.advance(seconds=240)
+        await submit(app, pilot)
+        await pilot.press("escape")
+        await pilot.press("f5")
+        assert isinstance(app.screen, ReviewScreen)
+        for rating in "3344":
+            await pilot.press("space", rating)
+        await pilot.press("f2")
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        assert not home.query_one("#welcome").display
+        assert "1 day" in str(home.query_one("#streak", Static).render())
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        expected = compute_stats(backend.store, catalog_from_library(backend.library), clock)
+        assert expected.total_attempts == 1 and expected.total_reviews == 4
+        table = screen.query_one("#drill-table", DataTable)
+        row = table.get_row("bytes-to-unicode")
+        assert row[1:3] == ["1", "1"]
+        assert str(row[3]) == "4:00"  # best
+        decks = screen.query_one("#deck-table", DataTable)
+        reviews_shown = sum(int(decks.get_row(d.deck_id)[2]) for d in expected.decks)
+        assert reviews_shown == 4
+        totals = str(screen.query_one("#totals", Static).render())
+        assert "1 attempt · 4 reviews" in totals and "streak 1 day" in totals
+        table.move_cursor(row=table.get_row_index("bytes-to-unicode"))
+        await pilot.pause()
+        assert screen.query_one("#trend").data == [240.0]
+
+
+async def test_interview_date_shows_countdown_and_readiness(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i")
+        assert isinstance(app.screen, InterviewDate)
+        app.screen.query_one(Input).value = "2026-01-19"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert backend.interview_date() == date(2026, 1, 19)
+        shown = str(app.screen.query_one("#interview", Static).render())
+        assert "2026-01-19 · in 14 days" in shown and "readiness 0%" in shown
+
+
+async def test_browse_search_tag_filter_and_open(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, BrowseScreen)
+        table = screen.query_one(DataTable)
+        total = len(backend.library.drills) + len(backend.library.all_cards())
+        assert table.row_count == total
+        await pilot.press("slash", *"unicode")
+        keys = [k.value for k in table.rows]
+        assert "drill:bytes-to-unicode" in keys and len(keys) < total
+        screen.query_one(Input).value = ""
+        await pilot.pause()
+        tag = backend.library.drills["bytes-to-unicode"].tags[0]
+        screen.query_one("#tag").value = tag
+        await pilot.pause()
+        keys = [k.value for k in table.rows]
+        assert keys and all(
+            tag in (backend.library.drills[k[6:]].tags if k.startswith("drill:") else backend.library.card(k[5:]).tags)
+            for k in keys
+        )
+        table.focus()
+        table.move_cursor(row=keys.index("drill:bytes-to-unicode"))
+        await pilot.press("enter")
+        assert isinstance(app.screen, ModeChoice)
+
+
+async def test_command_palette_lists_main_actions_and_help_lists_bindings(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Today", "Review due cards", "Stats", "Browse", "Help: keys", "Start next item"} <= titles
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        console = Console(width=160, record=True, file=io.StringIO())
+        console.print(bindings_table())
+        text = console.export_text()
+        for binding_id in ("drill.submit", "drill.pause", "review.good", "app.help", "browse.search"):
+            assert binding_id in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)

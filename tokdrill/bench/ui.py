@@ -1,0 +1,240 @@
+"""UI figures: time to the first interactive screen, per-keystroke cost, peak memory.
+
+Every measured app runs in a fresh subprocess (``python -m tokdrill.bench.ui PROBE``) that prints
+one JSON document; the baseline is a minimal Textual app with one code editor and a footer,
+measured the same way in the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+
+from tokdrill.bench.figures import PYTHON, Figure, median, percentile
+
+STARTUP_GOAL_RATIO = 1.2
+KEYSTROKE_GOAL_MS = 2.0
+MEMORY_GOAL_RATIO = 1.5
+BUFFER_LINES = 300
+DRILL = "bytes-to-unicode"
+
+
+# ------------------------------------------------------------------------------ parent side
+def _probe(name: str, *args: str, home: str | None = None) -> dict[str, float]:
+    """Run one probe in a fresh interpreter (TOKDRILL_HOME = ``home`` or a throwaway folder)."""
+    own_home = home is None
+    home = home or tempfile.mkdtemp(prefix="tokdrill-bench-ui-")
+    env = {**os.environ, "TOKDRILL_HOME": home}
+    env.pop("TOKDRILL_CONTENT", None)
+    try:
+        done = subprocess.run(
+            [PYTHON, "-m", "tokdrill.bench.ui", name, *args],
+            capture_output=True, text=True, env=env, timeout=300, check=False,
+        )
+    finally:
+        if own_home:
+            shutil.rmtree(home, ignore_errors=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"probe {name} failed: {done.stderr.strip()[-800:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _startup_seconds(which: str, home: str) -> float:
+    """Wall time from spawning the interpreter to the app's first interactive frame."""
+    spawned = time.time()
+    ready = _probe("startup", which, home=home)["ready_at"]
+    return ready - spawned
+
+
+def figures(quick: bool) -> list[Figure]:
+    """The three UI figures, each against the minimal editor app measured in the same run."""
+    repeat = 3 if quick else 7
+    home = tempfile.mkdtemp(prefix="tokdrill-bench-ui-")
+    try:
+        return _figures(quick, repeat, home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _figures(quick: bool, repeat: int, home: str) -> list[Figure]:
+    _startup_seconds("minimal", home)  # warm the file cache; tokdrill creates its database
+    _startup_seconds("tokdrill", home)
+    minimal, ours = [], []
+    for _ in range(repeat):  # interleaved, so that machine noise hits both alike
+        minimal.append(_startup_seconds("minimal", home))
+        ours.append(_startup_seconds("tokdrill", home))
+    start_min, start_ours = median(minimal), median(ours)
+
+    keys = "100" if quick else "600"
+    handler = _probe("keystroke", "tokdrill", keys)
+    editor = _probe("keystroke", "minimal", keys)
+
+    mem_min = median([_probe("memory", "minimal")["peak_kib"] for _ in range(1 if quick else 3)])
+    mem_ours = median([_probe("memory", "tokdrill")["peak_kib"] for _ in range(1 if quick else 3)])
+
+    return [
+        Figure(
+            name="TUI launch to first interactive screen (headless)",
+            value=start_ours * 1000, unit="ms",
+            baseline=start_min * 1000, baseline_name="minimal Textual app: code editor + footer",
+            goal=f"<= {STARTUP_GOAL_RATIO:g}x", met=start_ours <= STARTUP_GOAL_RATIO * start_min,
+        ),
+        Figure(
+            name=f"drill screen own work per keystroke, retype, {BUFFER_LINES}-line buffer (p95)",
+            value=handler["p95_ms"], unit="ms",
+            baseline=editor["p95_ms"], baseline_name="TextArea alone: insert one character (p95)",
+            goal=f"<= {KEYSTROKE_GOAL_MS:g} ms", met=handler["p95_ms"] <= KEYSTROKE_GOAL_MS,
+        ),
+        Figure(
+            name="peak memory after opening a drill",
+            value=mem_ours / 1024, unit="MiB",
+            baseline=mem_min / 1024, baseline_name="minimal Textual app: code editor + footer",
+            goal=f"<= {MEMORY_GOAL_RATIO:g}x", met=mem_ours <= MEMORY_GOAL_RATIO * mem_min,
+        ),
+    ]
+
+
+# ------------------------------------------------------------------------------- child side
+def _minimal_app():  # type: ignore[no-untyped-def]
+    from textual.app import App, ComposeResult
+    from textual.widgets import Footer, TextArea
+
+    class MinimalEditor(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TextArea.code_editor("", language="python", id="editor")
+            yield Footer()
+
+    return MinimalEditor()
+
+
+def _tokdrill_app():  # type: ignore[no-untyped-def]
+    from tokdrill.cli import build_parser
+    from tokdrill.ui.app import TokdrillApp
+    from tokdrill.ui.backend import Backend
+
+    args = build_parser().parse_args([])  # the same path `tokdrill` takes, minus the terminal
+    return TokdrillApp(Backend.open(data_dir=args.data_dir, content_dirs=args.content))
+
+
+def _startup(which: str) -> dict[str, float]:
+    """Run the app headless and note the wall time at which its first screen is on display."""
+    app = _minimal_app() if which == "minimal" else _tokdrill_app()
+    marks: dict[str, float] = {}
+
+    def ready() -> None:  # the first frame is on screen and input is being handled
+        marks["ready_at"] = time.time()
+        app.exit()
+
+    app.call_later(lambda: app.call_after_refresh(ready))
+    app.run(headless=True, size=(120, 40))
+    return marks
+
+
+def _long_reference() -> str:
+    """At least BUFFER_LINES + 50 lines of real reference code (all drills', repeated)."""
+    from tokdrill.content import load_library, reference_source
+
+    library = load_library()
+    blocks = [reference_source(d.symbols) for d in library.drills.values()]
+    text = ""
+    while text.count("\n") < BUFFER_LINES + 50:
+        text += "\n\n".join(blocks) + "\n\n"
+    return text
+
+
+def _keystroke(which: str, keys: int) -> dict[str, float]:
+    """Type ``keys`` characters at the end of a BUFFER_LINES-line buffer and time, per key,
+    either the drill screen's own handler (tokdrill) or TextArea.insert alone (minimal)."""
+    import asyncio
+
+    reference = _long_reference()
+    lines = reference.split("\n")
+    buffer = "\n".join(lines[:BUFFER_LINES])
+    to_type = "\n" + "\n".join(lines[BUFFER_LINES:])
+    samples: list[float] = []
+
+    async def run() -> None:
+        if which == "minimal":
+            app = _minimal_app()
+        else:
+            from tokdrill.clock import FixedClock
+            from tokdrill.ui.app import TokdrillApp
+            from tokdrill.ui.backend import Backend
+            from tokdrill.ui.retype import RetypeTracker
+
+            app = TokdrillApp(Backend.open(clock=FixedClock()), cursor_blink=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            if which == "minimal":
+                editor = app.query_one("#editor")
+            else:
+                app.start_drill(DRILL, "retype")
+                await pilot.pause()
+                screen = app.screen
+                screen.tracker = RetypeTracker(reference)  # a 300+-line reference to compare with
+                editor = screen.editor
+            editor.load_text(buffer)
+            editor.move_cursor(editor.document.end)
+            await pilot.pause()
+            for i in range(keys):
+                ch = to_type[i % len(to_type)]
+                if i % 25 == 24:
+                    ch = "#"  # now and then a wrong key, so the divergence path is measured too
+                if which == "minimal":
+                    started = time.perf_counter()
+                    editor.insert(ch)
+                    samples.append(time.perf_counter() - started)
+                else:
+                    editor.insert(ch)
+                    started = time.perf_counter()
+                    screen.on_edit()  # the handler TextArea.Changed runs on every keystroke
+                    samples.append(time.perf_counter() - started)
+                if i % 50 == 0:
+                    await pilot.pause()
+
+    asyncio.run(run())
+    return {"p50_ms": median(samples) * 1000, "p95_ms": percentile(samples, 95) * 1000, "keys": float(keys)}
+
+
+def _memory(which: str) -> dict[str, float]:
+    """Peak resident memory (KiB) once the app shows a drill (tokdrill) or its editor (minimal)."""
+    import asyncio
+    import resource
+
+    async def run() -> None:
+        if which == "minimal":
+            app = _minimal_app()
+        else:
+            app = _tokdrill_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            if which != "minimal":
+                app.start_drill(DRILL, "retype")
+            await pilot.pause()
+            await pilot.pause()
+
+    asyncio.run(run())
+    return {"peak_kib": float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}
+
+
+def main(argv: Sequence[str]) -> int:
+    probe, which, *rest = argv
+    if probe == "startup":
+        result = _startup(which)
+    elif probe == "keystroke":
+        result = _keystroke(which, int(rest[0]) if rest else 500)
+    elif probe == "memory":
+        result = _memory(which)
+    else:
+        print(f"unknown probe {probe!r}", file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

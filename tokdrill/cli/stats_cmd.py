@@ -1,0 +1,91 @@
+"""`tokdrill stats`: drills, decks, streak, due forecast and readiness, as text or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+HELP = "show progress: drill times, deck retention, streak, what is due, interview readiness"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `tokdrill stats`."""
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def load_catalog(args: argparse.Namespace) -> Any:
+    """The current content as a scheduling Catalog; content problems are warned about on stderr
+    (their items then show as retired) but do not stop the stats."""
+    from tokdrill import locations
+    from tokdrill.content.loader import load_library
+    from tokdrill.scheduling.catalog import catalog_from_library
+
+    library = load_library(locations.extra_content_dirs(getattr(args, "content", None)))
+    if library.errors:
+        print(f"warning: {len(library.errors)} content problem(s); run `tokdrill validate` for details",
+              file=sys.stderr)
+    return catalog_from_library(library)
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    minutes, seconds = divmod(round(value), 60)
+    return f"{minutes}:{seconds:02d}"
+
+
+def render_text(stats: Any) -> str:
+    """The human-readable stats report."""
+    lines = [
+        f"Streak: {stats.streak_days} day(s)    Attempts: {stats.total_attempts}    Reviews: {stats.total_reviews}",
+        f"Due now: {stats.due_now_cards} card(s), {stats.due_now_drills} drill(s)",
+        "Next 14 days: " + " ".join(str(n) for n in stats.forecast),
+        "",
+        "(times are m:ss of active time; x = that attempt failed)",
+        f"{'Drill':<28} {'tries':>5} {'pass':>5} {'best':>6} {'median':>6} {'latest':>6} {'target':>6}",
+    ]
+    for d in stats.drills:
+        name = d.drill_id + (" (retired)" if d.retired else "")
+        latest = _seconds(d.latest_seconds) + ("" if d.latest_passed in (None, True) else "x")
+        lines.append(
+            f"{name:<28} {d.attempts:>5} {d.passes:>5} {_seconds(d.best_seconds):>6} "
+            f"{_seconds(d.median_seconds):>6} {latest:>6} {_seconds(d.target_seconds):>6}"
+        )
+    lines += ["", f"{'Deck':<28} {'seen':>9} {'reviews':>7} {'retain':>6} {'due':>4}"]
+    for k in stats.decks:
+        retention = "-" if k.retention is None else f"{k.retention:.0%}"
+        seen = f"{k.cards_seen:>4}/{k.cards_total:<4}"
+        lines.append(f"{k.deck_id:<28} {seen} {k.reviews:>7} {retention:>6} {k.due_now:>4}")
+    if stats.retired.cards:
+        lines.append(f"Retired cards with history: {len(stats.retired.cards)}")
+    r = stats.readiness
+    lines.append("")
+    if r is None:
+        lines.append("Readiness: set an interview date in the app to see it")
+    else:
+        lines.append(f"Readiness for {r.interview_date} ({r.days_left} day(s) left): {r.overall:.0%}")
+        for item in r.weakest:
+            lines.append(f"  weakest: {item.kind} {item.item_id} ({item.score:.0%})")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the stats; 1 when the database cannot be used."""
+    import json
+
+    from tokdrill import locations
+    from tokdrill.progress.errors import StoreError
+    from tokdrill.progress.stats import compute_stats
+    from tokdrill.progress.store import Store
+
+    path = locations.database_path(getattr(args, "data_dir", None))
+    try:
+        catalog = load_catalog(args)
+        with Store.open(path) as store:
+            stats = compute_stats(store, catalog)
+    except StoreError as exc:
+        print(f"tokdrill stats: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(stats.to_json(), indent=2) if args.json else render_text(stats))
+    return 0

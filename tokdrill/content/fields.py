@@ -1,0 +1,234 @@
+"""Field-level checks shared by the drill and deck schemas.
+
+A :class:`Fields` wraps one YAML mapping and records a :class:`ContentError` for each problem
+(unknown or missing key, wrong type, empty text, bad id) with the file, the line of the offending
+key or value, and the field's dotted path. Accessors return None when the value is unusable, so
+a schema can keep checking the other fields and report everything at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from tokdrill.content.model import ContentError, Source
+from tokdrill.content.yamlfile import INVALID, YamlList, YamlMap
+
+ID_PATTERN = re.compile(r"[a-z0-9-]+")
+SOURCE_KEYS = ("seed", "section")
+
+
+def kind(value: Any) -> str:
+    """How a YAML value reads in an error message ("a string", "a list", ...)."""
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int):
+        return f"an integer ({value})"
+    if isinstance(value, float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, YamlMap):
+        return "a mapping"
+    if isinstance(value, YamlList):
+        return "a list"
+    if isinstance(value, date):
+        return f"a date ({value})"
+    return type(value).__name__
+
+
+def _quote_hint(value: Any) -> str:
+    if isinstance(value, bool | int | float | date):
+        return " (put it in quotes to make it text)"
+    return ""
+
+
+def expect_mapping(path: Path, value: Any, line: int, field: str, errors: list[ContentError]) -> YamlMap | None:
+    """``value`` if it is a mapping; else record why not (unless the reader already did)."""
+    if isinstance(value, YamlMap):
+        return value
+    if value is not INVALID:
+        errors.append(ContentError(path, line, field, f"expected a mapping, got {kind(value)}"))
+    return None
+
+
+_ABSENT: Any = object()
+
+
+@lru_cache(maxsize=64)
+def _key_sets(required: tuple[str, ...], optional: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    return frozenset(required), frozenset(required + optional)
+
+
+class Fields:
+    """Checked access to the keys of one mapping, reporting problems into ``errors``."""
+
+    def __init__(self, path: Path, mapping: YamlMap, prefix: str, errors: list[ContentError]) -> None:
+        self.path = path
+        self.mapping = mapping
+        self.prefix = prefix
+        self.errors = errors
+        self._start = len(errors)
+        self._invalid = False
+
+    @property
+    def ok(self) -> bool:
+        """True if no error was recorded through this object (nor any value was unreadable)."""
+        return len(self.errors) == self._start and not self._invalid and not self.mapping.broken
+
+    def _unreadable(self, value: Any) -> bool:
+        """True for a value the YAML reader already reported; the item is then invalid."""
+        if value is INVALID:
+            self._invalid = True
+            return True
+        return False
+
+    def name(self, key: str) -> str:
+        return f"{self.prefix}.{key}" if self.prefix else key
+
+    def error(self, line: int, field: str, message: str) -> None:
+        self.errors.append(ContentError(self.path, line, field, message))
+
+    def value_line(self, key: str) -> int:
+        return self.mapping.value_lines.get(key, self.mapping.line)
+
+    def check_keys(self, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+        """Report keys that are not allowed and required keys that are absent."""
+        required_set, allowed_set = _key_sets(required, optional)
+        keys = self.mapping.keys()
+        if keys <= allowed_set and required_set <= keys:
+            return
+        allowed = required + optional
+        for key in self.mapping:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
+                self.error(self.mapping.key_lines[key], self.name(key), f"unknown key{hint}")
+        for key in required:
+            if key not in self.mapping:
+                self.error(self.mapping.line, self.name(key), "missing required key")
+
+    def text(self, key: str, *, required: bool = True) -> str | None:
+        """A non-empty string (surrounding whitespace is not content)."""
+        value = self.mapping.get(key, _ABSENT)
+        if value.__class__ is str and value and not value.isspace():
+            return value  # type: ignore[no-any-return]
+        if value is _ABSENT:
+            return None if required else ""
+        return self._text_value(value, self.value_line(key), self.name(key))
+
+    def _text_value(self, value: Any, line: int, field: str) -> str | None:
+        if self._unreadable(value):
+            return None
+        if value is None or (isinstance(value, str) and (not value or value.isspace())):
+            self.error(line, field, "must not be empty")
+            return None
+        if not isinstance(value, str):
+            self.error(line, field, f"expected a string, got {kind(value)}{_quote_hint(value)}")
+            return None
+        return value
+
+    def ident(self, key: str) -> str | None:
+        """A stable id: ``[a-z0-9-]+``."""
+        value = self.text(key)
+        if value is not None and not ID_PATTERN.fullmatch(value):
+            self.error(
+                self.value_line(key),
+                self.name(key),
+                f"{value!r} is not a valid id: use only lowercase letters, digits and '-'",
+            )
+            return None
+        return value
+
+    def positive_int(self, key: str) -> int | None:
+        if key not in self.mapping:
+            return None
+        value = self.mapping[key]
+        if self._unreadable(value):
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(self.value_line(key), self.name(key), f"expected a whole number of seconds, got {kind(value)}")
+            return None
+        if value <= 0:
+            self.error(self.value_line(key), self.name(key), f"must be positive, got {value}")
+            return None
+        return value
+
+    def choice(self, key: str, choices: tuple[str, ...]) -> str | None:
+        value = self.text(key)
+        if value is not None and value not in choices:
+            self.error(self.value_line(key), self.name(key), f"must be one of {', '.join(choices)}; got {value!r}")
+            return None
+        return value
+
+    def items(self, key: str, *, required: bool = True, allow_empty: bool = False) -> YamlList | None:
+        """The list under ``key`` (an absent optional key gives an empty list)."""
+        if key not in self.mapping:
+            return None if required else YamlList(self.mapping.line)
+        value = self.mapping[key]
+        if self._unreadable(value):
+            return None
+        if not isinstance(value, YamlList):
+            self.error(self.value_line(key), self.name(key), f"expected a list, got {kind(value)}")
+            return None
+        if not value and not allow_empty:
+            self.error(self.value_line(key), self.name(key), "must not be an empty list")
+            return None
+        return value
+
+    def text_list(
+        self,
+        key: str,
+        *,
+        required: bool = True,
+        allow_empty: bool = False,
+        unique: bool = False,
+    ) -> tuple[str, ...] | None:
+        """A list of non-empty strings; ``unique`` reports repeated entries."""
+        values = self.items(key, required=required, allow_empty=allow_empty)
+        if values is None:
+            return None
+        if all(v.__class__ is str and v and not v.isspace() for v in values):
+            if not unique or len(set(values)) == len(values):
+                return tuple(values)
+        result: list[str] = []
+        seen: dict[str, int] = {}
+        good = True
+        for index, (value, line) in enumerate(zip(values, values.item_lines)):
+            field = f"{self.name(key)}[{index}]"
+            checked = self._text_value(value, line, field)
+            if checked is None:
+                good = False
+                continue
+            if unique and checked in seen:
+                self.error(line, field, f"{checked!r} is listed twice (first as item {seen[checked]})")
+                good = False
+                continue
+            seen[checked] = index
+            result.append(checked)
+        return tuple(result) if good else None
+
+    def mapping_at(self, value: Any, line: int, field: str) -> YamlMap | None:
+        self._unreadable(value)
+        return expect_mapping(self.path, value, line, field, self.errors)
+
+    def source(self, key: str = "source") -> Source | None:
+        """The optional ``{seed, section}`` mapping naming where the facts come from."""
+        if key not in self.mapping:
+            return None
+        mapping = self.mapping_at(self.mapping[key], self.value_line(key), self.name(key))
+        if mapping is None:
+            return None
+        inner = Fields(self.path, mapping, self.name(key), self.errors)
+        inner.check_keys(SOURCE_KEYS)
+        seed, section = inner.text("seed"), inner.text("section")
+        if not inner.ok or seed is None or section is None:
+            self._invalid = self._invalid or not inner.ok
+            return None
+        return Source(seed, section)

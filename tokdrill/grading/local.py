@@ -1,0 +1,106 @@
+"""Grade in this process's children: prepare a drill's tests once, fork a sandbox per submission.
+
+Forking is only safe from a single-threaded process, so this is what the warm grading server
+and a cold ``tokdrill check`` use; a threaded app goes through :class:`WarmGrader` instead.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+
+from tokdrill.grading.decide import decide, internal_error
+from tokdrill.grading.limits import DEFAULT_LIMITS, Limits
+from tokdrill.grading.prepared import PreparationError, PreparedDrill
+from tokdrill.grading.sandbox import Standby, reap_pending
+from tokdrill.grading.spec import DrillSpec
+from tokdrill.grading.verdict import Verdict
+
+
+def _stamps(spec: DrillSpec) -> tuple[int, ...]:
+    stamps = []
+    for path in spec.hidden_tests:
+        try:
+            stamps.append(os.stat(path).st_mtime_ns)
+        except OSError:
+            stamps.append(-1)
+    return tuple(stamps)
+
+
+class LocalGrader:
+    """Caches one :class:`PreparedDrill` per drill id and grades submissions against it."""
+
+    def __init__(self, keep_standby: bool = False) -> None:
+        self._prepared: dict[tuple[DrillSpec, tuple[int, ...]], PreparedDrill] = {}
+        self.keep_standby = keep_standby
+        self._standby: tuple[DrillSpec, Standby] | None = None
+
+    def prepare(self, spec: DrillSpec) -> PreparedDrill:
+        """Collect the drill's tests (once) and freeze the heap so forks share it copy-on-write."""
+        key = (spec, _stamps(spec))  # an edited hidden test file is collected afresh
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            import reference_impl  # noqa: F401 - load before freezing, so children start warm
+
+            prepared = PreparedDrill(spec)
+            self._prepared = {k: v for k, v in self._prepared.items() if k[0] != spec}
+            self._prepared[key] = prepared
+            gc.collect()
+            gc.freeze()
+        return prepared
+
+    def refill(self, spec: DrillSpec, limits: Limits | None = None) -> None:
+        """Reap finished runs, then start a standby sandbox for ``spec`` (replacing any other)
+        if standbys are kept. The server calls this after answering, off the critical path."""
+        reap_pending(block=True)
+        if not self.keep_standby:
+            return
+        limits = limits or DEFAULT_LIMITS
+        current = self._standby
+        if current is not None:
+            if current[0] == spec and current[1].limits == limits and current[1].alive() and self._fresh(current[1]):
+                return
+            current[1].discard()
+            self._standby = None
+        try:
+            self._standby = (spec, Standby(self.prepare(spec), limits))
+        except Exception:  # noqa: BLE001 - a standby is an optimisation; grade() reports problems
+            self._standby = None
+
+    def _take_standby(self, spec: DrillSpec, limits: Limits) -> Standby | None:
+        current, self._standby = self._standby, None
+        if current is None:
+            return None
+        if current[0] == spec and current[1].limits == limits and current[1].alive() and self._fresh(current[1]):
+            return current[1]
+        current[1].discard()
+        return None
+
+    def _fresh(self, standby: Standby) -> bool:
+        """The standby was forked from the current preparation of its drill."""
+        return self._prepared.get((standby.prepared.spec, _stamps(standby.prepared.spec))) is standby.prepared
+
+    def close(self) -> None:
+        if self._standby is not None:
+            self._standby[1].discard()
+            self._standby = None
+
+    def grade(self, spec: DrillSpec, source: str, limits: Limits | None = None) -> Verdict:
+        limits = limits or DEFAULT_LIMITS
+        reap_pending(block=False)
+        start = time.perf_counter()
+        try:
+            prepared = self.prepare(spec)
+        except PreparationError as exc:
+            return internal_error(spec.id, (), str(exc), time.perf_counter() - start)
+        except Exception as exc:  # noqa: BLE001 - a broken hidden test or reference is ours to own
+            return internal_error(spec.id, (), f"preparing the hidden tests failed: {type(exc).__name__}: {exc}",
+                                  time.perf_counter() - start)
+        try:
+            standby = self._take_standby(spec, limits) or Standby(prepared, limits)
+            record = standby.run(source)
+        except OSError as exc:
+            return internal_error(spec.id, prepared.expected, f"could not start the sandbox: {exc}",
+                                  time.perf_counter() - start)
+        return decide(spec.id, record)

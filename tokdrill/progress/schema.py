@@ -1,0 +1,159 @@
+"""Database schema and its forward migrations, versioned with ``PRAGMA user_version``.
+
+Version history
+* 0 -> 1: attempts, reviews, drafts, settings.
+* 1 -> 2: attempts gain ``keystrokes`` and ``retype_accuracy``; a ``schedule`` table holds each
+  card's and drill's scheduler state, back-filled for cards from their latest review;
+  ``drill_totals`` / ``card_totals`` counters kept by triggers (back-filled), attempts and
+  reviews made append-only, and indexes, so stats never scan the whole history.
+
+Each step runs inside the caller's write transaction together with the version bump, so a
+crash mid-migration leaves the previous version intact. Never edit a released step: add one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+from tokdrill.progress.records import from_iso, to_iso
+
+APPLICATION_ID = 0x746B6472  # "tkdr": marks a SQLite file as tokdrill's
+
+
+def _v1(conn: sqlite3.Connection) -> None:
+    for statement in (
+        """CREATE TABLE attempts (
+            id INTEGER PRIMARY KEY,
+            drill_id TEXT NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('retype', 'recall')),
+            started_at TEXT NOT NULL,
+            ended_at TEXT NOT NULL,
+            active_seconds REAL NOT NULL CHECK (active_seconds >= 0),
+            target_seconds INTEGER NOT NULL CHECK (target_seconds > 0),
+            passed INTEGER NOT NULL CHECK (passed IN (0, 1)),
+            submissions INTEGER NOT NULL CHECK (submissions >= 0),
+            tests TEXT NOT NULL
+        )""",
+        """CREATE TABLE reviews (
+            id INTEGER PRIMARY KEY,
+            card_id TEXT NOT NULL,
+            rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
+            answer_seconds REAL NOT NULL CHECK (answer_seconds >= 0),
+            reviewed_at TEXT NOT NULL,
+            state_before TEXT,
+            state_after TEXT NOT NULL
+        )""",
+        """CREATE TABLE drafts (
+            drill_id TEXT NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('retype', 'recall')),
+            text TEXT NOT NULL,
+            elapsed_seconds REAL NOT NULL CHECK (elapsed_seconds >= 0),
+            saved_at TEXT NOT NULL,
+            PRIMARY KEY (drill_id, mode)
+        )""",
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE INDEX reviews_card ON reviews (card_id, reviewed_at)",
+    ):
+        conn.execute(statement)
+
+
+def _v2(conn: sqlite3.Connection) -> None:
+    conn.execute("ALTER TABLE attempts ADD COLUMN keystrokes INTEGER CHECK (keystrokes >= 0)")
+    conn.execute(
+        "ALTER TABLE attempts ADD COLUMN retype_accuracy REAL "
+        "CHECK (retype_accuracy BETWEEN 0 AND 1)"
+    )
+    conn.execute(
+        """CREATE TABLE schedule (
+            kind TEXT NOT NULL CHECK (kind IN ('card', 'drill')),
+            item_id TEXT NOT NULL,
+            state TEXT NOT NULL,
+            due TEXT NOT NULL,
+            last_review TEXT,
+            first_seen TEXT NOT NULL,
+            reps INTEGER NOT NULL CHECK (reps >= 0),
+            PRIMARY KEY (kind, item_id)
+        )"""
+    )
+    # Back-fill card states from the newest review of each card (its state_after is the state).
+    rows = conn.execute(
+        """SELECT r.card_id, r.state_after, agg.first_seen, agg.reps
+           FROM reviews r
+           JOIN (SELECT card_id, MIN(reviewed_at) AS first_seen, MAX(reviewed_at) AS last_at,
+                        COUNT(*) AS reps
+                 FROM reviews GROUP BY card_id) agg
+             ON agg.card_id = r.card_id AND agg.last_at = r.reviewed_at
+           GROUP BY r.card_id"""
+    ).fetchall()
+    for card_id, state_text, first_seen, reps in rows:
+        state = json.loads(state_text)
+        last = state.get("last_review")
+        conn.execute(
+            "INSERT INTO schedule VALUES ('card', ?, ?, ?, ?, ?, ?)",
+            (
+                card_id,
+                state_text,
+                to_iso(from_iso(state["due"])),
+                to_iso(from_iso(last)) if last else None,
+                first_seen,
+                reps,
+            ),
+        )
+    conn.execute("DROP INDEX reviews_card")
+    for statement in (
+        "CREATE INDEX reviews_card_rating ON reviews (card_id, rating)",
+        "CREATE INDEX reviews_time ON reviews (reviewed_at)",
+        "CREATE INDEX attempts_drill_time ON attempts (drill_id, ended_at)",
+        "CREATE INDEX attempts_drill_pass_secs ON attempts (drill_id, passed, active_seconds)",
+        "CREATE INDEX attempts_time ON attempts (ended_at)",
+        "CREATE INDEX schedule_due ON schedule (kind, due)",
+        """CREATE TABLE drill_totals (
+            drill_id TEXT PRIMARY KEY, attempts INTEGER NOT NULL, passes INTEGER NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE card_totals (
+            card_id TEXT PRIMARY KEY, reviews INTEGER NOT NULL, good INTEGER NOT NULL
+        ) WITHOUT ROWID""",
+        "INSERT INTO drill_totals SELECT drill_id, COUNT(*), SUM(passed) FROM attempts GROUP BY drill_id",
+        "INSERT INTO card_totals SELECT card_id, COUNT(*), SUM(rating >= 3) FROM reviews GROUP BY card_id",
+        """CREATE TRIGGER attempts_total_insert AFTER INSERT ON attempts BEGIN
+            INSERT INTO drill_totals VALUES (NEW.drill_id, 1, NEW.passed)
+            ON CONFLICT (drill_id) DO UPDATE SET attempts = attempts + 1, passes = passes + NEW.passed;
+        END""",
+        """CREATE TRIGGER attempts_total_delete AFTER DELETE ON attempts BEGIN
+            UPDATE drill_totals SET attempts = attempts - 1, passes = passes - OLD.passed
+            WHERE drill_id = OLD.drill_id;
+            DELETE FROM drill_totals WHERE drill_id = OLD.drill_id AND attempts = 0;
+        END""",
+        """CREATE TRIGGER attempts_append_only BEFORE UPDATE ON attempts BEGIN
+            SELECT RAISE(ABORT, 'attempts are append-only');
+        END""",
+        """CREATE TRIGGER reviews_total_insert AFTER INSERT ON reviews BEGIN
+            INSERT INTO card_totals VALUES (NEW.card_id, 1, NEW.rating >= 3)
+            ON CONFLICT (card_id) DO UPDATE SET reviews = reviews + 1, good = good + (NEW.rating >= 3);
+        END""",
+        """CREATE TRIGGER reviews_total_delete AFTER DELETE ON reviews BEGIN
+            UPDATE card_totals SET reviews = reviews - 1, good = good - (OLD.rating >= 3)
+            WHERE card_id = OLD.card_id;
+            DELETE FROM card_totals WHERE card_id = OLD.card_id AND reviews = 0;
+        END""",
+        """CREATE TRIGGER reviews_append_only BEFORE UPDATE ON reviews BEGIN
+            SELECT RAISE(ABORT, 'reviews are append-only');
+        END""",
+    ):
+        conn.execute(statement)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+"""MIGRATIONS[i] moves a database from version i to version i + 1."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection, from_version: int, to_version: int = SCHEMA_VERSION) -> None:
+    """Apply steps ``from_version`` .. ``to_version - 1``; the caller holds a write transaction."""
+    for version in range(from_version, to_version):
+        MIGRATIONS[version](conn)
+    conn.execute(f"PRAGMA user_version = {int(to_version)}")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

@@ -1,0 +1,205 @@
+"""One Stats structure for ``tokdrill stats`` and the UI's Stats screen.
+
+Per drill: attempts, passes, best / median / latest seconds against the target and a trend of
+recent passing times. Best and median are over passing attempts only (a failed attempt's time
+is not a solve time); latest is the newest attempt whatever its verdict. Per deck: cards seen,
+retention (share of reviews rated Good or Easy), due now and a 14-day forecast. Plus the streak
+and, with an interview date set, readiness. Heavy lifting is done by SQL aggregates over
+indexes, so this stays fast on large histories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tokdrill.clock import Clock
+from tokdrill.progress.records import RetiredItems, to_iso
+from tokdrill.progress.store import Store
+
+TREND_LENGTH = 10
+"""How many recent passing times a drill's trend holds (oldest first)."""
+
+
+@dataclass(frozen=True)
+class DrillStats:
+    """Numbers for one drill; ``retired`` when its content no longer exists."""
+
+    drill_id: str
+    title: str
+    target_seconds: int
+    attempts: int
+    passes: int
+    best_seconds: float | None
+    median_seconds: float | None
+    latest_seconds: float | None
+    latest_passed: bool | None
+    trend: tuple[float, ...]
+    due: datetime | None
+    retired: bool = False
+
+
+@dataclass(frozen=True)
+class DeckStats:
+    """Numbers for one deck."""
+
+    deck_id: str
+    title: str
+    cards_total: int
+    cards_seen: int
+    reviews: int
+    retention: float | None
+    due_now: int
+    forecast: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Everything the stats command and screen show."""
+
+    generated_at: datetime
+    drills: tuple[DrillStats, ...]
+    decks: tuple[DeckStats, ...]
+    total_attempts: int
+    total_reviews: int
+    streak_days: int
+    due_now_cards: int
+    due_now_drills: int
+    forecast: tuple[int, ...]
+    readiness: Any  # tokdrill.scheduling.Readiness | None
+    retired: RetiredItems
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the ``tokdrill stats --json`` document)."""
+        def drill(d: DrillStats) -> dict[str, Any]:
+            return {
+                "id": d.drill_id, "title": d.title, "target_seconds": d.target_seconds, "attempts": d.attempts,
+                "passes": d.passes, "best_seconds": d.best_seconds, "median_seconds": d.median_seconds,
+                "latest_seconds": d.latest_seconds, "latest_passed": d.latest_passed, "trend": list(d.trend),
+                "due": None if d.due is None else to_iso(d.due), "retired": d.retired,
+            }
+
+        def deck(d: DeckStats) -> dict[str, Any]:
+            return {
+                "id": d.deck_id, "title": d.title, "cards_total": d.cards_total, "cards_seen": d.cards_seen,
+                "reviews": d.reviews, "retention": None if d.retention is None else round(d.retention, 4),
+                "due_now": d.due_now, "forecast": list(d.forecast),
+            }
+
+        return {
+            "generated_at": to_iso(self.generated_at),
+            "totals": {"attempts": self.total_attempts, "reviews": self.total_reviews},
+            "streak_days": self.streak_days,
+            "due_now": {"cards": self.due_now_cards, "drills": self.due_now_drills},
+            "forecast": list(self.forecast),
+            "drills": [drill(d) for d in self.drills],
+            "decks": [deck(d) for d in self.decks],
+            "readiness": None if self.readiness is None else self.readiness.to_json(),
+            "retired": {"drills": list(self.retired.drills), "cards": list(self.retired.cards)},
+        }
+
+
+def _median(conn: Any, drill_id: str, passes: int) -> float | None:
+    if passes == 0:
+        return None
+    rows = conn.execute(
+        "SELECT active_seconds FROM attempts WHERE drill_id = ? AND passed = 1 "
+        "ORDER BY active_seconds LIMIT ? OFFSET ?",
+        (drill_id, 2 - passes % 2, (passes - 1) // 2),
+    ).fetchall()
+    return sum(r[0] for r in rows) / len(rows)
+
+
+def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Stats:
+    """Stats of everything in ``store`` for the content in ``catalog`` (a
+    ``tokdrill.scheduling.Catalog``), at the clock's current time, from one read snapshot."""
+    from tokdrill.scheduling.planner import Planner
+    from tokdrill.scheduling.readiness import effective_due
+
+    planner = Planner(store, clock)
+    now = planner.clock.now()
+    titles: Mapping[str, str] = catalog.titles
+    with store.read() as conn:
+        cal = planner.calendar()
+        interview = store.interview_date()
+        # Counters kept by triggers (schema v2): no scan of the history.
+        drill_agg = {r[0]: r[1:] for r in conn.execute("SELECT drill_id, attempts, passes FROM drill_totals")}
+        card_agg = {r[0]: r[1:] for r in conn.execute("SELECT card_id, reviews, good FROM card_totals")}
+        card_states = store.item_states("card")
+        drill_states = store.item_states("drill")
+        draft_drills = {r[0] for r in conn.execute("SELECT DISTINCT drill_id FROM drafts")}
+
+        known_drills = set(catalog.drill_targets)
+        retired_drills = sorted((set(drill_agg) | set(drill_states) | draft_drills) - known_drills)
+        drills = []
+        latest_map: dict[str, tuple[float, bool]] = {}
+        for drill_id in list(catalog.drill_targets) + retired_drills:
+            count, passes = drill_agg.get(drill_id, (0, 0))
+            best = conn.execute(
+                "SELECT MIN(active_seconds) FROM attempts WHERE drill_id = ? AND passed = 1", (drill_id,)
+            ).fetchone()[0]
+            latest = conn.execute(
+                "SELECT active_seconds, passed, target_seconds FROM attempts WHERE drill_id = ? "
+                "ORDER BY ended_at DESC, id DESC LIMIT 1", (drill_id,)
+            ).fetchone()
+            trend = [r[0] for r in conn.execute(
+                "SELECT active_seconds FROM attempts WHERE drill_id = ? AND passed = 1 "
+                "ORDER BY ended_at DESC, id DESC LIMIT ?", (drill_id, TREND_LENGTH)
+            )]
+            if latest is not None:
+                latest_map[drill_id] = (float(latest[0]), bool(latest[1]))
+            retired = drill_id not in known_drills
+            state = drill_states.get(drill_id)
+            drills.append(DrillStats(
+                drill_id=drill_id,
+                title=titles.get(drill_id, drill_id),
+                target_seconds=int(catalog.drill_targets[drill_id] if not retired else (latest[2] if latest else 0)),
+                attempts=count,
+                passes=passes,
+                best_seconds=best,
+                median_seconds=_median(conn, drill_id, passes),
+                latest_seconds=None if latest is None else float(latest[0]),
+                latest_passed=None if latest is None else bool(latest[1]),
+                trend=tuple(reversed(trend)),
+                due=None if state is None else effective_due(state, interview, cal),
+                retired=retired,
+            ))
+
+        decks = []
+        due_cards = 0
+        for deck_id, card_ids in catalog.decks.items():
+            seen = [c for c in card_ids if c in card_states]
+            reviews = sum(card_agg[c][0] for c in card_ids if c in card_agg)
+            good = sum(card_agg[c][1] for c in card_ids if c in card_agg)
+            due_now = sum(1 for c in seen if effective_due(card_states[c], interview, cal) <= now)
+            due_cards += due_now
+            decks.append(DeckStats(
+                deck_id=deck_id,
+                title=titles.get(deck_id, deck_id),
+                cards_total=len(card_ids),
+                cards_seen=len(seen),
+                reviews=reviews,
+                retention=good / reviews if reviews else None,
+                due_now=due_now,
+                forecast=planner.due_days(card_states, card_ids),
+            ))
+        known_cards = set(catalog.card_ids)
+        retired_cards = sorted((set(card_agg) | set(card_states)) - known_cards)
+        due_drills = sum(1 for d in drills if not d.retired and d.due is not None and d.due <= now)
+        drill_forecast = planner.due_days(drill_states, catalog.drill_ids)
+        card_forecast = [sum(col) for col in zip(*(d.forecast for d in decks))] or [0] * len(drill_forecast)
+        return Stats(
+            generated_at=now,
+            drills=tuple(drills),
+            decks=tuple(decks),
+            total_attempts=sum(v[0] for v in drill_agg.values()),
+            total_reviews=sum(v[0] for v in card_agg.values()),
+            streak_days=planner.streak(),
+            due_now_cards=due_cards,
+            due_now_drills=due_drills,
+            forecast=tuple(a + b for a, b in zip(card_forecast, drill_forecast)),
+            readiness=planner.readiness(catalog, latest_map, card_states, drill_states),
+            retired=RetiredItems(tuple(retired_drills), tuple(retired_cards)),
+        )

@@ -1,0 +1,15 @@
+"""Scheduling with FSRS: what is due, drill ratings from verdicts, readiness by the interview.
+
+No Textual here. The UI's entry point is :class:`Planner` (one per store and clock).
+"""
+
+from tokdrill.scheduling.catalog import Catalog, catalog_from_library
+from tokdrill.scheduling.days import Calendar, calendar_for
+from tokdrill.scheduling.planner import AttemptOutcome, DueItem, DueQueue, Planner, ReviewOutcome
+from tokdrill.scheduling.ratings import EASY_FRACTION, drill_rating
+from tokdrill.scheduling.readiness import FINAL_WINDOW_DAYS, ItemReadiness, Readiness
+
+__all__ = [
+    "EASY_FRACTION", "FINAL_WINDOW_DAYS", "AttemptOutcome", "Calendar", "Catalog", "DueItem", "DueQueue",
+    "ItemReadiness", "Planner", "Readiness", "ReviewOutcome", "calendar_for", "catalog_from_library", "drill_rating",
+]

@@ -1,0 +1,40 @@
+"""The ids scheduling works on, taken from the content library (or built by hand in tests)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Current content as plain ids: drills with their target seconds, decks with their cards
+    (both in display order), and optional titles by id."""
+
+    drill_targets: Mapping[str, int]
+    decks: Mapping[str, tuple[str, ...]]
+    titles: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def drill_ids(self) -> tuple[str, ...]:
+        """Every drill id, in order."""
+        return tuple(self.drill_targets)
+
+    @property
+    def card_ids(self) -> tuple[str, ...]:
+        """Every card id across decks, in order."""
+        return tuple(c for cards in self.decks.values() for c in cards)
+
+    def deck_of(self) -> dict[str, str]:
+        """card id -> deck id."""
+        return {c: deck for deck, cards in self.decks.items() for c in cards}
+
+
+def catalog_from_library(library: Any) -> Catalog:
+    """A Catalog from a ``tokdrill.content`` Library (``.drills`` and ``.decks`` mappings)."""
+    drills = {d.id: int(d.target_seconds) for d in library.drills.values()}
+    decks = {deck.id: tuple(card.id for card in deck.cards) for deck in library.decks.values()}
+    titles = {d.id: d.title for d in library.drills.values()}
+    titles.update({deck.id: deck.title for deck in library.decks.values()})
+    return Catalog(drills, decks, titles)

@@ -1,0 +1,247 @@
+"""The scheduling API the UI and the CLI call: record reviews and attempts, build the due
+queue, forecast, streak and readiness. Every time comes from the injected clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from fsrs import Rating
+
+from tokdrill.clock import Clock
+from tokdrill.progress.records import Attempt, ItemState, Kind, Review
+from tokdrill.progress.store import Store
+from tokdrill.scheduling.catalog import Catalog
+from tokdrill.scheduling.days import Calendar, calendar_for
+from tokdrill.scheduling.fsrs_bridge import (
+    card_scheduler,
+    drill_scheduler,
+    from_fsrs,
+    new_card,
+    retrievability,
+    to_fsrs,
+)
+from tokdrill.scheduling.ratings import drill_rating
+from tokdrill.scheduling.readiness import Readiness, compute_readiness, effective_due, new_item_limit
+
+FORECAST_DAYS = 14
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """What recording a card review produced."""
+
+    review_id: int
+    state: ItemState
+
+
+@dataclass(frozen=True)
+class AttemptOutcome:
+    """What recording a drill attempt produced: its id, the rating derived from it and the
+    drill's new scheduler state."""
+
+    attempt_id: int
+    rating: Rating
+    state: ItemState
+
+
+@dataclass(frozen=True)
+class DueItem:
+    """One queue entry; ``due`` is None for a new (never reviewed) item."""
+
+    kind: Kind
+    item_id: str
+    due: datetime | None
+    recall_now: float
+
+    @property
+    def is_new(self) -> bool:
+        """True for an item never reviewed."""
+        return self.due is None
+
+
+@dataclass(frozen=True)
+class DueQueue:
+    """What to practise now: due reviews first (oldest due first), then today's new items."""
+
+    cards: tuple[DueItem, ...]
+    drills: tuple[DueItem, ...]
+    new_cards_limit: int
+    new_cards_left: int
+    new_drills_limit: int
+    new_drills_left: int
+
+
+class Planner:
+    """Scheduling over one Store. Thread-safe as far as the Store is (it keeps no state but
+    the schedulers)."""
+
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock = clock or store.clock
+        retention = store.desired_retention()
+        self.cards = card_scheduler(retention)
+        self.drills = drill_scheduler(retention)
+
+    def calendar(self) -> Calendar:
+        """The user's calendar (stored day offset, else the machine's local offset)."""
+        return calendar_for(self.store.day_offset_minutes(), self.clock)
+
+    # -- recording -----------------------------------------------------------------------
+
+    def _next_state(self, kind: Kind, item_id: str, before: ItemState | None, rating: Rating,
+                    at: datetime, millis: int | None) -> ItemState:
+        scheduler = self.cards if kind == "card" else self.drills
+        card = new_card(item_id, at) if before is None else to_fsrs(before.state)
+        card, _log = scheduler.review_card(card, rating, review_datetime=at, review_duration=millis)
+        return ItemState(
+            kind=kind, item_id=item_id, state=from_fsrs(card), due=card.due, last_review=card.last_review,
+            first_seen=at if before is None else before.first_seen, reps=1 if before is None else before.reps + 1,
+        )
+
+    def review_card(self, card_id: str, rating: Rating | int, answer_seconds: float) -> ReviewOutcome:
+        """Record a flashcard review now; the card's state is read and updated in the same
+        write transaction, so concurrent reviews never lose one another."""
+        rating = Rating(int(rating))
+        at = self.clock.now()
+        with self.store.write() as w:
+            before = w.item_state("card", card_id)
+            after = self._next_state("card", card_id, before, rating, at, round(answer_seconds * 1000))
+            review = Review(card_id, int(rating), float(answer_seconds), at, after.state,
+                            None if before is None else before.state)
+            review_id = w.insert_review(review)
+            w.put_item_state(after)
+        return ReviewOutcome(review_id, after)
+
+    def record_attempt(self, attempt: Attempt) -> AttemptOutcome:
+        """Record a finished drill attempt, rate it (``drill_rating``) and reschedule the drill,
+        all in one transaction; a passed attempt also clears the draft."""
+        rating = drill_rating(attempt.passed, attempt.active_seconds, attempt.target_seconds)
+        with self.store.write() as w:
+            before = w.item_state("drill", attempt.drill_id)
+            after = self._next_state("drill", attempt.drill_id, before, rating, attempt.ended_at, None)
+            attempt_id = w.insert_attempt(attempt)
+            w.put_item_state(after)
+            if attempt.passed:
+                w.clear_draft(attempt.drill_id, attempt.mode)
+        return AttemptOutcome(attempt_id, rating, after)
+
+    # -- queue ---------------------------------------------------------------------------
+
+    def _queue(self, kind: Kind, ids: Iterable[str], states: Mapping[str, ItemState], limit_setting: int,
+               interview: date | None, cal: Calendar, now: datetime) -> tuple[tuple[DueItem, ...], int, int]:
+        scheduler = self.cards if kind == "card" else self.drills
+        today_start = cal.start_of(cal.day_of(now))
+        ids = list(ids)
+        due, new = [], []
+        introduced_today = 0
+        for item_id in ids:
+            state = states.get(item_id)
+            if state is None:
+                new.append(item_id)
+                continue
+            if state.first_seen >= today_start:
+                introduced_today += 1
+            when = effective_due(state, interview, cal)
+            if when <= now:
+                due.append(DueItem(kind, item_id, when, retrievability(scheduler, state.state, now)))
+        limit = new_item_limit(limit_setting, len(new) + introduced_today, cal.day_of(now), interview)
+        left = max(0, limit - introduced_today)
+        due.sort(key=lambda d: (d.due, d.item_id))
+        queue = tuple(due) + tuple(DueItem(kind, i, None, 0.0) for i in new[:left])
+        return queue, limit, left
+
+    def due_queue(self, catalog: Catalog) -> DueQueue:
+        """Cards and drills to practise now (items of retired content are never queued)."""
+        now, cal, interview = self.clock.now(), self.calendar(), self.store.interview_date()
+        cards, card_limit, card_left = self._queue(
+            "card", catalog.card_ids, self.store.item_states("card"), self.store.new_cards_per_day(),
+            interview, cal, now)
+        drills, drill_limit, drill_left = self._queue(
+            "drill", catalog.drill_ids, self.store.item_states("drill"), self.store.new_drills_per_day(),
+            interview, cal, now)
+        return DueQueue(cards, drills, card_limit, card_left, drill_limit, drill_left)
+
+    # -- forecast, streak, readiness -----------------------------------------------------
+
+    def due_days(
+        self, states: Mapping[str, ItemState], ids: Iterable[str], days: int = FORECAST_DAYS
+    ) -> tuple[int, ...]:
+        """How many of ``ids`` (reviewed before) fall due on each of the next ``days`` local
+        days; overdue items count on day 0 (today)."""
+        now, cal, interview = self.clock.now(), self.calendar(), self.store.interview_date()
+        today = cal.day_of(now)
+        counts = [0] * days
+        for item_id in ids:
+            state = states.get(item_id)
+            if state is None:
+                continue
+            offset = (cal.day_of(effective_due(state, interview, cal)) - today).days
+            if offset < days:
+                counts[max(0, offset)] += 1
+        return tuple(counts)
+
+    def forecast(self, catalog: Catalog, days: int = FORECAST_DAYS) -> tuple[int, ...]:
+        """Due reviews (cards and drills together) on each of the next ``days`` days."""
+        cards = self.due_days(self.store.item_states("card"), catalog.card_ids, days)
+        drills = self.due_days(self.store.item_states("drill"), catalog.drill_ids, days)
+        return tuple(a + b for a, b in zip(cards, drills))
+
+    def streak(self) -> int:
+        """Consecutive local days with at least one attempt or review, ending today (or
+        yesterday, when nothing has been done yet today). One SQL query walking back a day at a
+        time over the time indexes."""
+        cal = self.calendar()
+        today = cal.day_of(self.clock.now())
+        base = cal.start_of(today + timedelta(days=1)).strftime("%Y-%m-%d %H:%M:%S")
+        # lo(n) = start of the day n days before tomorrow, in the stored text format
+        lo = "strftime('%Y-%m-%dT%H:%M:%S', ?1, '-' || (n + 1) || ' days') || '.000000+00:00'"
+        hi = "strftime('%Y-%m-%dT%H:%M:%S', ?1, '-' || n || ' days') || '.000000+00:00'"
+        active = (
+            f"EXISTS (SELECT 1 FROM attempts WHERE ended_at >= {lo} AND ended_at < {hi}) "
+            f"OR EXISTS (SELECT 1 FROM reviews WHERE reviewed_at >= {lo} AND reviewed_at < {hi})"
+        )
+        with self.store.read() as conn:
+            first = 0 if conn.execute(f"SELECT {active} FROM (SELECT 0 AS n)", (base,)).fetchone()[0] else 1
+            row = conn.execute(
+                f"WITH RECURSIVE back(n) AS (SELECT ?2 UNION ALL SELECT n + 1 FROM back WHERE {active}) "
+                "SELECT MAX(n) - ?2 FROM back", (base, first)
+            ).fetchone()
+        return int(row[0])
+
+    def latest_attempts(self, drill_ids: Iterable[str]) -> dict[str, tuple[float, bool]]:
+        """Each drill's latest attempt as (active seconds, passed); drills never tried are absent."""
+        out: dict[str, tuple[float, bool]] = {}
+        with self.store.read() as conn:
+            for drill_id in drill_ids:
+                row = conn.execute(
+                    "SELECT active_seconds, passed FROM attempts WHERE drill_id = ? "
+                    "ORDER BY ended_at DESC, id DESC LIMIT 1", (drill_id,)
+                ).fetchone()
+                if row is not None:
+                    out[drill_id] = (float(row[0]), bool(row[1]))
+        return out
+
+    def readiness(
+        self,
+        catalog: Catalog,
+        latest: Mapping[str, tuple[float, bool]] | None = None,
+        card_states: Mapping[str, ItemState] | None = None,
+        drill_states: Mapping[str, ItemState] | None = None,
+    ) -> Readiness | None:
+        """Readiness by the interview date, or None when no date is set or the interview day
+        has passed (``latest`` and the states are read from the store unless given)."""
+        interview = self.store.interview_date()
+        cal = self.calendar()
+        if interview is None or cal.day_of(self.clock.now()) > interview:
+            return None
+        if latest is None:
+            latest = self.latest_attempts(catalog.drill_ids)
+        return compute_readiness(
+            catalog,
+            self.store.item_states("card") if card_states is None else card_states,
+            self.store.item_states("drill") if drill_states is None else drill_states,
+            latest, interview,
+            cal.day_of(self.clock.now()), cal, self.cards, self.drills,
+        )

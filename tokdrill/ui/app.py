@@ -1,0 +1,125 @@
+"""The Textual application: screens, global keys and the command palette, over a Backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from tokdrill.progress.records import Mode
+from tokdrill.ui import keymap
+from tokdrill.ui.backend import Backend
+
+
+def content_commands() -> type:
+    """The palette provider for drills and cards, imported when the palette first opens."""
+    from tokdrill.ui.commands import ContentCommands
+
+    return ContentCommands
+
+
+class TokdrillApp(App[None]):
+    """tokdrill's TUI. ``backend`` holds the content, the store, the grader and the clock."""
+
+    CSS_PATH = "tokdrill.tcss"
+    TITLE = "tokdrill"
+    BINDINGS = keymap.APP
+    COMMANDS = App.COMMANDS | {content_commands}
+
+    def __init__(self, backend: Backend, *, cursor_blink: bool = True) -> None:
+        super().__init__()
+        self.backend = backend
+        self.cursor_blink = cursor_blink
+
+    def get_default_screen(self) -> Screen[None]:
+        """Today is the bottom of the screen stack."""
+        from tokdrill.ui.screens.home import HomeScreen
+
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        problems = self.backend.problems
+        if problems:
+            self.notify(
+                f"{len(problems)} problem(s) in content or progress data; the rest works. Press e on Today to see them.",
+                severity="warning",
+                timeout=8,
+            )
+
+    def on_unmount(self) -> None:
+        self.backend.close()
+
+    # ------------------------------------------------------------------------ navigation
+    def _show(self, screen: Screen[None]) -> None:
+        """Go back to Today, then open ``screen`` on top of it (one level deep)."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    def action_today(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def action_help(self) -> None:
+        from tokdrill.ui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_browse(self) -> None:
+        from tokdrill.ui.screens.browse import BrowseScreen
+
+        self._show(BrowseScreen())
+
+    def action_stats(self) -> None:
+        from tokdrill.ui.screens.stats import StatsScreen
+
+        self._show(StatsScreen())
+
+    def action_review(self) -> None:
+        from tokdrill.ui.screens.review import ReviewScreen
+
+        self._show(ReviewScreen(self.backend.review_queue(), title="Review"))
+
+    def open_card(self, card_id: str) -> None:
+        """Open one card for review on top of the current screen."""
+        from tokdrill.ui.screens.review import ReviewScreen
+
+        card = self.backend.library.card(card_id)
+        self.push_screen(ReviewScreen([card], title="Card"))
+
+    def open_drill(self, drill_id: str) -> None:
+        """Ask for the mode, then open the drill."""
+        from tokdrill.ui.screens.dialogs import ModeChoice
+
+        drill = self.backend.library.drill(drill_id)
+
+        def chosen(mode: str | None) -> None:
+            if mode in ("retype", "recall"):
+                self.start_drill(drill_id, mode)  # type: ignore[arg-type]
+
+        self.push_screen(ModeChoice(drill), chosen)
+
+    def start_drill(self, drill_id: str, mode: Mode) -> None:
+        """Open the drill screen in ``mode`` directly."""
+        from tokdrill.ui.screens.drill import DrillScreen
+
+        self.push_screen(DrillScreen(self.backend.library.drill(drill_id), mode))
+
+    # --------------------------------------------------------------------- command palette
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Today", "What is due, readiness, streak (F2)", self.action_today)
+        yield SystemCommand("Review due cards", "Flashcards due now (F5)", self.action_review)
+        yield SystemCommand("Stats", "Times, retention, forecast, activity (F4)", self.action_stats)
+        yield SystemCommand("Browse", "Every drill and card, search and tags (F3)", self.action_browse)
+        yield SystemCommand("Help: keys", "Every key binding (F1)", self.action_help)
+        yield SystemCommand("Start next item", "The first item due today", self._start_next)
+
+    def _start_next(self) -> None:
+        from tokdrill.ui.screens.home import HomeScreen
+
+        self.action_today()
+        if isinstance(self.screen, HomeScreen):
+            self.screen.action_next()

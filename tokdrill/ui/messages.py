@@ -1,0 +1,25 @@
+"""Typed messages the app's workers post back to the UI thread."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from tokdrill.grading.verdict import Verdict
+
+
+class GradeFinished(Message):
+    """A submission was graded; ``source`` is the text that was graded."""
+
+    def __init__(self, verdict: Verdict, source: str) -> None:
+        super().__init__()
+        self.verdict = verdict
+        self.source = source
+
+
+class GradeFailed(Message):
+    """Grading broke inside tokdrill itself (never the user's fault)."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+

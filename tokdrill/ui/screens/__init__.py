@@ -1,0 +1,1 @@
+"""The app's screens: today, drill, review, stats, browse, help and small dialogs."""

@@ -1,0 +1,118 @@
+"""Browse every drill and card: search as you type, filter by tag, Enter opens the row."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Select, Static
+
+from tokdrill.content.model import Library
+from tokdrill.ui import keymap
+from tokdrill.ui.formatting import clock_text
+
+if TYPE_CHECKING:
+    from tokdrill.ui.app import TokdrillApp
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One browsable row: a drill or a card, with the text search matches against."""
+
+    kind: str
+    item_id: str
+    title: str
+    group: str
+    tags: tuple[str, ...]
+    detail: str
+    haystack: str
+
+
+def entries(library: Library) -> list[Entry]:
+    """Every drill, then every card, as browse rows."""
+    rows = []
+    for drill in library.drills.values():
+        text = " ".join((drill.id, drill.title, " ".join(drill.tags), " ".join(drill.symbols))).lower()
+        rows.append(Entry("drill", drill.id, drill.title, drill.difficulty, drill.tags,
+                          f"target {clock_text(drill.target_seconds)}", text))
+    for deck in library.decks.values():
+        for card in deck.cards:
+            text = " ".join((card.id, card.question, deck.id, " ".join(card.tags))).lower()
+            rows.append(Entry("card", card.id, card.question.strip().replace("\n", " "), deck.id, card.tags, "", text))
+    return rows
+
+
+def filter_entries(rows: list[Entry], query: str, tag: str | None) -> list[Entry]:
+    """Rows whose text contains every word of ``query`` and, if given, carry ``tag``."""
+    words = query.lower().split()
+    return [r for r in rows if (tag is None or tag in r.tags) and all(w in r.haystack for w in words)]
+
+
+class BrowseScreen(Screen[None]):
+    """All content, searchable and filterable by tag."""
+
+    BINDINGS = keymap.BROWSE
+
+    @property
+    def tapp(self) -> TokdrillApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        library = self.tapp.backend.library
+        self.rows = entries(library)
+        yield Static("[b]Browse[/b] · every drill and card", id="browse-title")
+        with Horizontal(id="browse-filters"):
+            yield Input(placeholder="search (/)", id="search")
+            yield Select([(t, t) for t in library.tags()], prompt="any tag", id="tag")
+        yield DataTable(id="items", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="browse-count")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("kind", "title / question", "deck / level", "tags", "", "id")
+        self.refill()
+        table.focus()
+
+    def refill(self) -> None:
+        query = self.query_one("#search", Input).value
+        tag_value = self.query_one("#tag", Select).value
+        tag = tag_value if isinstance(tag_value, str) else None
+        shown = filter_entries(self.rows, query, tag)
+        table = self.query_one(DataTable)
+        table.clear()
+        for row in shown:
+            title = row.title if len(row.title) <= 58 else row.title[:57] + "…"
+            table.add_row(row.kind, title, row.group, ", ".join(row.tags[:2]), row.detail, row.item_id,
+                          key=f"{row.kind}:{row.item_id}")
+        self.query_one("#browse-count", Static).update(f"{len(shown)} of {len(self.rows)} shown · Enter opens")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.refill()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one(DataTable).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.refill()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        key = event.row_key.value or ""
+        kind, _, item_id = key.partition(":")
+        if kind == "drill":
+            self.tapp.open_drill(item_id)
+        else:
+            self.tapp.open_card(item_id)
+
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_leave(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.has_focus and search.value:
+            search.value = ""
+            return
+        self.app.pop_screen()

@@ -1,0 +1,42 @@
+"""The help screen: every key binding, grouped by screen, read from the keymap."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from tokdrill.ui import keymap
+
+
+def bindings_table() -> Table:
+    """A table of group, keys, action and binding id for every binding in the keymap."""
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    table.add_column("where")
+    table.add_column("keys", style="bold cyan")
+    table.add_column("does")
+    table.add_column("id", style="dim")
+    for group, bindings in keymap.GROUPS.items():
+        for i, binding in enumerate(bindings):
+            table.add_row(group if i == 0 else "", binding.key.replace(",", " / "), binding.description, binding.id or "")
+    table.add_row("Everywhere", "ctrl+p", "Command palette", "")
+    table.add_row("", "ctrl+q", "Quit (drafts are saved)", "")
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the bindings; Esc or q closes it."""
+
+    BINDINGS = keymap.CLOSE
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Static("[b]Keys[/b]  (the editor keeps its own: ctrl+a/e/k/u/w/d/z/y/x/c/v, f6, f7)")
+            with VerticalScroll():
+                yield Static(bindings_table())
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

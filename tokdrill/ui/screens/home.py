@@ -1,0 +1,155 @@
+"""Today: what is due, the interview countdown and readiness, the streak, and the next item."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tokdrill.ui import keymap
+from tokdrill.ui.formatting import percent, plural
+
+if TYPE_CHECKING:
+    from tokdrill.ui.app import TokdrillApp
+    from tokdrill.ui.backend import Today
+
+WELCOME = (
+    "New here? tokdrill times you writing tokenizer code against hidden tests and quizzes you with "
+    "spaced-repetition cards; press Enter to start with your first drill, {title}."
+)
+
+
+class HomeScreen(Screen[None]):
+    """The landing screen; refreshed every time it is shown again."""
+
+    BINDINGS = keymap.HOME
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.today: Today | None = None
+
+    @property
+    def tapp(self) -> TokdrillApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static("[b]tokdrill[/b] · Today", id="home-title")
+        yield Static("", id="welcome")
+        with Horizontal(id="home-panels"):
+            yield Static("", id="due", classes="panel")
+            yield Static("", id="interview", classes="panel")
+            yield Static("", id="streak", classes="panel")
+        yield Static("[b]Up next[/b]  [dim](Enter starts the highlighted item, n the first one)[/dim]", id="next-title")
+        yield OptionList(id="queue")
+        yield Static("", id="problems-line")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_today()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_today()
+
+    def refresh_today(self) -> None:
+        """Re-read what is due from the store and scheduler."""
+        backend = self.tapp.backend
+        today = backend.today()
+        self.today = today
+        welcome = self.query_one("#welcome", Static)
+        if today.first_run and today.first_drill is not None:
+            welcome.update(Text(WELCOME.format(title=today.first_drill.title), style="bold"))
+            welcome.display = True
+        else:
+            welcome.display = False
+        due = Text()
+        due.append("Due now\n", style="bold")
+        due.append(f"{plural(len(today.due_cards), 'card')}", style="cyan")
+        due.append(f" ({today.new_cards} new)\n" if today.new_cards else "\n")
+        due.append(f"{plural(len(today.due_drills), 'drill')}", style="cyan")
+        self.query_one("#due", Static).update(due)
+        interview = Text()
+        interview.append("Interview\n", style="bold")
+        if today.interview_date is None:
+            interview.append("no date set (press i)", style="dim")
+        else:
+            days = today.days_left or 0
+            when = "today" if days == 0 else ("passed" if days < 0 else f"in {plural(days, 'day')}")
+            interview.append(f"{today.interview_date.isoformat()} · {when}\n")
+            interview.append(f"readiness {percent(today.readiness)}", style="bold cyan")
+            if today.weakest:
+                interview.append(f"\nweakest: {', '.join(today.weakest[:3])}", style="dim")
+        self.query_one("#interview", Static).update(interview)
+        streak = Text()
+        streak.append("Streak\n", style="bold")
+        streak.append(f"{plural(today.streak, 'day')}", style="bold green" if today.streak else "dim")
+        streak.append(f"\n{today.done_today} done today", style="dim")
+        self.query_one("#streak", Static).update(streak)
+        queue = self.query_one("#queue", OptionList)
+        queue.clear_options()
+        for item in today.queue:
+            icon = "⌨" if item.kind == "drill" else "❏"
+            label = Text()
+            label.append(f"{icon} ", style="bold")
+            label.append(item.title)
+            label.append(f"   {item.detail}", style="dim")
+            queue.add_option(Option(label, id=f"{item.kind}:{item.item_id}"))
+        if not today.queue:
+            queue.add_option(Option(Text("Nothing due. Press d to pick any drill, or F3 to browse.", style="dim"), disabled=True))
+        queue.highlighted = 0 if today.queue else None
+        queue.focus()
+        problems = backend.problems
+        line = self.query_one("#problems-line", Static)
+        line.display = bool(problems)
+        if problems:
+            line.update(Text(f"⚠ {plural(len(problems), 'problem')} in content or progress data: press e to see them.", style="yellow"))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.start(event.option.id)
+
+    def start(self, key: str) -> None:
+        kind, _, item_id = key.partition(":")
+        if kind == "drill":
+            self.tapp.open_drill(item_id)
+        elif kind == "cards":
+            self.tapp.action_review()
+        else:
+            self.tapp.open_card(item_id)
+
+    def action_next(self) -> None:
+        if self.today is not None and self.today.queue:
+            first = self.today.queue[0]
+            self.start(f"{first.kind}:{first.item_id}")
+        else:
+            self.notify("Nothing is due: pick a drill with d or browse with F3.", timeout=3)
+
+    def action_review(self) -> None:
+        self.tapp.action_review()
+
+    def action_drill(self) -> None:
+        self.tapp.action_browse()
+
+    def action_interview_date(self) -> None:
+        from tokdrill.ui.screens.dialogs import InterviewDate
+
+        backend = self.tapp.backend
+
+        def done(day):  # type: ignore[no-untyped-def]
+            backend.set_interview_date(day)
+            self.refresh_today()
+
+        self.app.push_screen(InterviewDate(backend.interview_date()), done)
+
+    def action_problems(self) -> None:
+        from tokdrill.ui.screens.dialogs import Problems
+
+        problems = self.tapp.backend.problems
+        if problems:
+            self.app.push_screen(Problems(problems))
+        else:
+            self.notify("No problems found in content or progress data.", timeout=2)

@@ -1,0 +1,197 @@
+"""Flashcard review: question, reveal the answer and follow-ups, rate 1-4 (Again..Easy).
+
+In typed-answer mode the user writes an answer first; on reveal the card's key points are
+checked against it (``tokdrill.content.keypoints``) so the rating is an informed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.markdown import Markdown as RichMarkdown
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown, Static, TextArea
+
+from tokdrill.content.keypoints import coverage, match_key_points
+from tokdrill.content.model import Card
+from tokdrill.ui import keymap
+
+if TYPE_CHECKING:
+    from tokdrill.ui.app import TokdrillApp
+
+RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+
+
+def follow_ups_markdown(card: Card) -> str:
+    """The card's follow-up questions and answers as one Markdown block ('' if none)."""
+    parts = []
+    for i, follow in enumerate(card.follow_ups, 1):
+        parts.append(f"**Follow-up {i}: {follow.question.strip()}**\n\n{follow.answer.strip()}")
+    return "\n\n".join(parts)
+
+
+class ReviewScreen(Screen[None]):
+    """Review ``cards`` in order; each rating is recorded and schedules the card's next review."""
+
+    BINDINGS = keymap.REVIEW
+
+    def __init__(self, cards: Sequence[Card], *, title: str = "Review") -> None:
+        super().__init__()
+        self.cards = list(cards)
+        self.index = 0
+        self.revealed = False
+        self.typed_mode = False
+        self.shown_at = 0.0
+        self.ratings: list[int] = []
+        self.review_title = title
+
+    @property
+    def tapp(self) -> TokdrillApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def card(self) -> Card | None:
+        return self.cards[self.index] if self.index < len(self.cards) else None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="review-bar")
+        with VerticalScroll(id="review-body"):
+            yield Static("", id="question")
+            yield TextArea("", id="typed-answer", soft_wrap=True, classes="hidden")
+            yield Static("", id="keypoints", classes="hidden")
+            yield Markdown("", id="answer", classes="hidden")
+            yield Markdown("", id="follow-ups", classes="hidden")
+        yield Static("", id="rate-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        typed = self.query_one("#typed-answer", TextArea)
+        if not self.tapp.cursor_blink:
+            typed.cursor_blink = False
+        self.show_card()
+
+    # ----------------------------------------------------------------------------- display
+    def show_card(self) -> None:
+        self.revealed = False
+        card = self.card
+        bar = self.query_one("#review-bar", Static)
+        question = self.query_one("#question", Static)
+        for widget_id in ("#answer", "#follow-ups", "#keypoints"):
+            self.query_one(widget_id).add_class("hidden")
+        typed = self.query_one("#typed-answer", TextArea)
+        typed.load_text("")
+        typed.set_class(not self.typed_mode or card is None, "hidden")
+        if card is None:
+            done = len(self.ratings)
+            bar.update(f"[b]{self.review_title}[/b]  ·  done")
+            counts = "  ".join(f"{RATING_NAMES[r]}: {self.ratings.count(r)}" for r in RATING_NAMES)
+            self.question_text = (
+                f"**All done.** You reviewed {done} card{'s' if done != 1 else ''}. {counts}\n\n"
+                "Press **Esc** to go back."
+                if done
+                else "**Nothing to review.** No card is due right now. Press **Esc** to go back."
+            )
+            question.update(RichMarkdown(self.question_text))
+            self.query_one("#rate-hint", Static).update("")
+            self.refresh_bindings()
+            return
+        deck = self.tapp.backend.library.decks.get(card.deck)
+        deck_title = deck.title if deck else card.deck
+        bar.update(
+            f"[b]{self.review_title}[/b]  ·  card {self.index + 1} of {len(self.cards)}  ·  "
+            f"[dim]{deck_title} · {card.id}[/dim]"
+        )
+        self.question_text = card.question.strip()
+        question.update(RichMarkdown(self.question_text, style="bold"))
+        # render the answer now, hidden, so that revealing it is instant
+        self.query_one("#answer", Markdown).update(card.answer)
+        follow = follow_ups_markdown(card)
+        self.query_one("#follow-ups", Markdown).update(follow)
+        hint = "Type your answer, then ctrl+s to check it." if self.typed_mode else "Space: reveal the answer.  t: type your answer first."
+        self.query_one("#rate-hint", Static).update(hint)
+        if self.typed_mode:
+            typed.focus()
+        else:
+            self.set_focus(None)
+        self.shown_at = self.tapp.backend.clock.monotonic()
+        self.query_one("#review-body", VerticalScroll).scroll_home(animate=False)
+        self.refresh_bindings()
+
+    def reveal(self) -> None:
+        card = self.card
+        if card is None or self.revealed:
+            return
+        self.revealed = True
+        self.query_one("#answer", Markdown).remove_class("hidden")
+        self.query_one("#follow-ups", Markdown).set_class(not card.follow_ups, "hidden")
+        if self.typed_mode:
+            self._show_key_points(card)
+        self.query_one("#rate-hint", Static).update(
+            "Rate your recall:  [b]1[/b] Again   [b]2[/b] Hard   [b]3[/b] Good   [b]4[/b] Easy"
+        )
+        self.set_focus(None)
+        self.refresh_bindings()
+
+    def _show_key_points(self, card: Card) -> None:
+        typed = self.query_one("#typed-answer", TextArea).text
+        matches = match_key_points(typed, card.key_points)
+        text = Text()
+        text.append(f"Key points covered: {sum(m.covered for m in matches)} of {len(matches)} "
+                    f"({coverage(matches) * 100:.0f}%)\n", style="bold")
+        for match in matches:
+            if match.covered:
+                text.append("  ✓ ", style="bold green")
+                text.append(match.point + "\n")
+            else:
+                text.append("  ✗ ", style="bold red")
+                text.append(match.point, style="red")
+                if match.missing:
+                    text.append(f"   (missing: {', '.join(match.missing)})", style="dim")
+                text.append("\n")
+        widget = self.query_one("#keypoints", Static)
+        widget.update(text)
+        widget.remove_class("hidden")
+
+    # ----------------------------------------------------------------------------- actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rate":
+            return self.revealed and self.card is not None
+        if action == "reveal":
+            return not self.revealed and self.card is not None and not self.typed_mode
+        if action == "check_typed":
+            return self.typed_mode and not self.revealed and self.card is not None
+        if action == "typed_mode":
+            return not self.revealed and self.card is not None
+        return True
+
+    def action_reveal(self) -> None:
+        self.reveal()
+
+    def action_check_typed(self) -> None:
+        self.reveal()
+
+    def action_typed_mode(self) -> None:
+        self.typed_mode = not self.typed_mode
+        self.show_card()
+
+    def action_rate(self, rating: int) -> None:
+        card = self.card
+        if card is None or not self.revealed:
+            return
+        seconds = self.tapp.backend.clock.monotonic() - self.shown_at
+        self.tapp.backend.rate_card(card, rating, seconds)
+        self.ratings.append(rating)
+        self.notify(f"{RATING_NAMES[rating]}: {card.id}", timeout=1.5)
+        self.index += 1
+        self.show_card()
+
+    def action_leave(self) -> None:
+        typed = self.query_one("#typed-answer", TextArea)
+        if typed.has_focus:
+            self.set_focus(None)
+            return
+        self.app.pop_screen()

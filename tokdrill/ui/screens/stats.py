@@ -1,0 +1,136 @@
+"""Stats: per drill times against target with a trend, per deck retention and forecast, activity.
+
+The numbers come from ``tokdrill.progress.stats.compute_stats``, the same as ``tokdrill stats``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Sparkline, Static
+
+from tokdrill.ui import keymap
+from tokdrill.ui.formatting import clock_text, percent, plural, sparkline
+
+if TYPE_CHECKING:
+    from tokdrill.ui.app import TokdrillApp
+
+_HEAT = " ░▒▓█"
+
+
+def _seconds(value: float | None, target: int) -> Text:
+    if value is None:
+        return Text("-", style="dim")
+    return Text(clock_text(value), style="green" if value <= target else "yellow")
+
+
+def heat_row(counts: list[int]) -> str:
+    """One shade character per day: blank for none, darker for more."""
+    top = max(counts) if counts else 0
+    if top == 0:
+        return "·" * len(counts)
+    return "".join("·" if n == 0 else _HEAT[min(4, 1 + (n * 3) // top)] for n in counts)
+
+
+class StatsScreen(Screen[None]):
+    """Progress in numbers; refreshed whenever it is shown."""
+
+    BINDINGS = keymap.STATS
+
+    @property
+    def tapp(self) -> TokdrillApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static("[b]Stats[/b] · same numbers as `tokdrill stats`", id="stats-title")
+        with VerticalScroll(id="stats-body"):
+            yield Static("", id="totals")
+            yield Static("Drills", classes="section")
+            yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="trend-label")
+            yield Sparkline([], id="trend")
+            yield Static("Decks", classes="section")
+            yield DataTable(id="deck-table", cursor_type="row", zebra_stripes=True)
+            yield Static("Activity", classes="section")
+            yield Static("", id="activity")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        drills = self.query_one("#drill-table", DataTable)
+        drills.add_columns("drill", "attempts", "passes", "best", "median", "latest", "target", "trend")
+        decks = self.query_one("#deck-table", DataTable)
+        decks.add_columns("deck", "seen", "reviews", "retention", "due now", "next 14 days", "")
+        self.refresh_stats()
+        drills.focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_stats()
+
+    def refresh_stats(self) -> None:
+        backend = self.tapp.backend
+        stats = backend.stats()
+        self.stats = stats
+        totals = Text()
+        totals.append(f"{plural(stats.total_attempts, 'attempt')} · {plural(stats.total_reviews, 'review')} · ", style="bold")
+        totals.append(f"streak {plural(stats.streak_days, 'day')} · ")
+        totals.append(f"due now: {stats.due_now_cards} cards, {stats.due_now_drills} drills")
+        if stats.readiness is not None:
+            r = stats.readiness
+            totals.append(f" · readiness {percent(r.overall)} for {r.interview_date.isoformat()} ({r.days_left} days)",
+                          style="cyan")
+        self.query_one("#totals", Static).update(totals)
+        table = self.query_one("#drill-table", DataTable)
+        table.clear()
+        for d in stats.drills:
+            latest = _seconds(d.latest_seconds, d.target_seconds)
+            if d.latest_passed is False:
+                latest = Text(f"{clock_text(d.latest_seconds or 0)} ✗", style="red")
+            title = d.title + (" (retired)" if d.retired else "")
+            table.add_row(
+                title, str(d.attempts), str(d.passes), _seconds(d.best_seconds, d.target_seconds),
+                _seconds(d.median_seconds, d.target_seconds), latest, clock_text(d.target_seconds),
+                sparkline(d.trend), key=d.drill_id,
+            )
+        decks = self.query_one("#deck-table", DataTable)
+        decks.clear()
+        for k in stats.decks:
+            decks.add_row(
+                k.title, f"{k.cards_seen}/{k.cards_total}", str(k.reviews), percent(k.retention), str(k.due_now),
+                sparkline(k.forecast) if any(k.forecast) else "-", " ".join(str(n) for n in k.forecast[:7]),
+                key=k.deck_id,
+            )
+        activity = backend.activity()
+        counts = [n for _day, n in activity]
+        text = Text()
+        text.append(f"last {len(activity)} days  ", style="dim")
+        text.append(heat_row(counts), style="green")
+        text.append(f"  {sum(counts)} attempts+reviews, active on {sum(1 for n in counts if n)} days\n", style="dim")
+        text.append("forecast (all items, next 14 days): ", style="dim")
+        text.append(" ".join(str(n) for n in stats.forecast))
+        self.query_one("#activity", Static).update(text)
+        self._show_trend(stats.drills[0].drill_id if stats.drills else None)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "drill-table" and event.row_key is not None:
+            self._show_trend(event.row_key.value)
+
+    def _show_trend(self, drill_id: str | None) -> None:
+        label = self.query_one("#trend-label", Static)
+        spark = self.query_one("#trend", Sparkline)
+        row = next((d for d in getattr(self, "stats", None).drills if d.drill_id == drill_id), None) if drill_id else None
+        if row is None or not row.trend:
+            label.update("Trend: no passing attempts yet for the highlighted drill.")
+            spark.data = []
+            spark.display = False
+            return
+        spark.display = True
+        label.update(f"Trend of {row.title}: last {len(row.trend)} passing times (lower is better), "
+                     f"target {clock_text(row.target_seconds)}")
+        spark.data = list(row.trend)
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,80 @@
+"""The results panel: every hidden test with its outcome and message, then the pass summary."""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tokdrill.grading.verdict import Verdict
+
+_MARKS = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red"), "timeout": ("⌛", "yellow")}
+
+
+def verdict_text(verdict: Verdict) -> Text:
+    """A readable listing of a verdict: headline, whole-submission problem, one row per test."""
+    passed = sum(t.outcome == "passed" for t in verdict.tests)
+    out = Text()
+    if verdict.passed:
+        out.append(f"PASSED  all {len(verdict.tests)} hidden tests", style="bold green")
+    else:
+        out.append(f"NOT YET  {passed} of {len(verdict.tests)} hidden tests pass", style="bold red")
+    out.append(f"   graded in {verdict.seconds:.2f} s\n", style="dim")
+    if verdict.problem:
+        out.append("\n" + verdict.problem.rstrip() + "\n", style="yellow")
+    for test in verdict.tests:
+        mark, colour = _MARKS.get(test.outcome, ("?", "white"))
+        out.append(f"\n{mark} ", style=f"bold {colour}")
+        out.append(f"{test.outcome:<8}", style=colour)
+        out.append(test.name)
+        if test.message:
+            for line in test.message.rstrip().splitlines()[:12]:
+                out.append(f"\n      {line}", style="dim")
+    return out
+
+
+class ResultsPanel(VerticalScroll, can_focus=True):
+    """Shows grading progress, a verdict, and after a pass the time summary and the diff."""
+
+    DEFAULT_CSS = """
+    ResultsPanel { height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1; }
+    ResultsPanel.-empty { display: none; }
+    ResultsPanel > Static { width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="-empty")
+        self._summary = Static("", id="summary")
+        self._tests = Static("", id="tests")
+        self._diff = Static("", id="diff")
+        self.diff_text = ""
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield self._summary
+        yield self._tests
+        yield self._diff
+
+    def show_grading(self) -> None:
+        self.remove_class("-empty")
+        self._summary.update(Text("Grading…", style="italic"))
+        self._tests.update("")
+        self._diff.update("")
+
+    def show_error(self, message: str) -> None:
+        self.remove_class("-empty")
+        self._summary.update(Text(f"Grading failed inside tokdrill (not your code): {message}", style="bold red"))
+
+    def show_verdict(self, verdict: Verdict, summary: Text | None = None) -> None:
+        self.remove_class("-empty")
+        self._summary.update(summary or "")
+        self._tests.update(verdict_text(verdict))
+        self._diff.update("")
+        self.scroll_home(animate=False)
+
+    def show_diff(self, diff: str) -> None:
+        self.diff_text = diff
+        if not diff:
+            self._diff.update(Text("\nYour code matches the reference exactly.", style="green"))
+            return
+        self._diff.update(Syntax("\n" + diff, "diff", theme="monokai", word_wrap=False))
