@@ -19,10 +19,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 WIDTH, HEIGHT = 120, 36
 SESSION = f"tokdrill-drive-{os.getpid()}"
+SOCKET = SESSION  # a private tmux server: other sessions' options and sizes do not leak in
 
 
 class Drive:
@@ -33,7 +35,9 @@ class Drive:
         self.shots: list[Path] = []
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+        return subprocess.run(
+            ["tmux", "-L", SOCKET, "-f", os.devnull, *args], check=True, capture_output=True, text=True
+        ).stdout
 
     def start(self) -> None:
         env = f"TOKDRILL_HOME={self.home} TERM=xterm-256color COLORTERM=truecolor"
@@ -41,7 +45,9 @@ class Drive:
         if self.direct:  # skip the CLI dispatcher: open the app through launch_app itself
             entry = ("-c 'import argparse, sys; from tokdrill.ui.launch import launch_app; "
                      "sys.exit(launch_app(argparse.Namespace(data_dir=None, content=None)))'")
-        cmd = f"env {env} {sys.executable} {entry}"
+        # tmux may hand the pane COLUMNS/LINES of a default 80x24 client: drop them so the app
+        # asks the pane itself for its size
+        cmd = f"env -u COLUMNS -u LINES {env} {sys.executable} {entry}"
         self.tmux("new-session", "-d", "-s", SESSION, "-x", str(WIDTH), "-y", str(HEIGHT), cmd)
 
     def screen(self) -> str:
@@ -58,6 +64,16 @@ class Drive:
                 raise TimeoutError(f"{text!r} did not appear; the screen was:\n{shown}")
             time.sleep(0.1)
 
+    def wait_until(self, ready: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if ready(shown):
+                return shown
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{what} did not appear; the screen was:\n{shown}")
+            time.sleep(0.1)
+
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", SESSION, *keys)
 
@@ -71,12 +87,12 @@ class Drive:
                 self.keys("Enter")
             time.sleep(0.02)
 
-    def type_with_auto_indent(self, lines: list[str]) -> None:
+    def type_with_auto_indent(self, lines: list[str], indent: str = "") -> None:
         """Type ``lines`` as a person would with auto-indent on: Enter keeps (or extends) the
         indentation, so only dedents need backspaces and only the code itself is typed."""
         from tokdrill.ui.widgets.code_editor import next_line_indent
 
-        current = ""
+        current = indent  # what the cursor's line already holds
         for i, line in enumerate(lines):
             code = line.lstrip(" ")
             want = len(line) - len(code)
@@ -100,7 +116,7 @@ class Drive:
         return text
 
     def stop(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
 
 
 OWN_SOLUTION = """    visible = [b for b in range(256) if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255]
@@ -111,6 +127,15 @@ OWN_SOLUTION = """    visible = [b for b in range(256) if 33 <= b <= 126 or 161 
             table[b] = chr(256 + extra)
             extra += 1
     return table"""
+
+
+def _first_row(screen: str) -> str:
+    """The first data row of the Browse table on ``screen`` ('' if there is none)."""
+    lines = screen.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if "title / question" in line:
+            return lines[i + 1].strip()
+    return ""
 
 
 def reference_code(drill_id: str) -> str:
@@ -141,16 +166,15 @@ def drive(out: Path, direct: bool = False) -> list[Path]:
         d.type_text("\n".join(lines[half:]))
         d.shot("drill-retype-typed", "on track")
         d.keys("C-s")
-        d.shot("drill-passed", "PASSED")
+        d.shot("drill-passed", "Passed in")
         d.keys("Escape")
         d.shot("today-after-drill", "Up next")
         # the same drill from memory: find it in Browse, write an own version with auto-indent
         d.keys("F3")
         d.wait_for("shown")
-        d.keys("/")
-        time.sleep(0.3)  # a person looks up before typing: focus is in the search box by then
-        d.tmux("send-keys", "-t", SESSION, "-l", "unicode")
-        d.wait_for("of 150 shown" if False else "bytes-to-unicode")
+        d.tmux("send-keys", "-t", SESSION, "-l", "unicode")  # type to search
+        d.wait_for("unicode ")
+        d.wait_until(lambda text: _first_row(text).startswith("drill  GPT-2 byte-to-unicode table"), "the drill on top")
         time.sleep(0.3)
         d.keys("Enter")  # to the table, first row: the drill
         time.sleep(0.3)
@@ -159,10 +183,10 @@ def drive(out: Path, direct: bool = False) -> list[Path]:
         d.keys("m")
         d.shot("drill-recall-start", "From memory")
         d.keys("Down", "Down", "End", "BSpace", "BSpace", "BSpace")  # replace the starter's `...`
-        d.type_with_auto_indent(OWN_SOLUTION.split("\n"))
+        d.type_with_auto_indent(OWN_SOLUTION.split("\n"), indent="    ")
         time.sleep(0.3)
         d.keys("C-s")
-        d.shot("drill-recall-passed", "PASSED")
+        d.shot("drill-recall-passed", "Passed in")
         d.keys("Escape")
         d.wait_for("Browse")
         d.keys("Escape")

@@ -2,7 +2,8 @@
 
 Content (drills, decks, hidden tests) ships inside the wheel under ``tokdrill/_content``; in a
 source checkout it is read from the repository's top-level folders instead. Progress lives in the
-platform's user data dir unless ``TOKDRILL_HOME`` or ``--data-dir`` says otherwise.
+platform's user data dir unless ``TOKDRILL_HOME`` or ``--data-dir`` says otherwise; caches (which
+can always be deleted) live in ``cache/`` under that folder, or in the platform's user cache dir.
 """
 
 from __future__ import annotations
@@ -61,3 +62,17 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
 def database_path(override: str | os.PathLike[str] | None = None) -> Path:
     """The SQLite progress database inside :func:`data_dir`."""
     return data_dir(override) / "progress.sqlite3"
+
+
+def cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """Where rebuildable caches live: ``<override>/cache`` (``--data-dir``), else
+    ``$TOKDRILL_HOME/cache``, else the platform's user cache dir. Created on first write, not here;
+    deleting it only costs speed."""
+    if override:
+        return Path(override).expanduser() / "cache"
+    env = os.environ.get("TOKDRILL_HOME")
+    if env:
+        return Path(env).expanduser() / "cache"
+    from platformdirs import user_cache_path
+
+    return user_cache_path(APP_NAME, appauthor=False)

@@ -81,3 +81,9 @@ def test_pipeline_matches_reference_on_random_corpora(impl, ref):
         assert got_pieces == expected_pieces, f"{where}: expected pieces {expected_pieces}, got {got_pieces}"
         if set(text) <= set(corpus) | {" "}:
             assert got.decode(got.encode(text)) == text, f"{where}: round trip gave {got.decode(got.encode(text))!r}"
+
+
+def test_a_new_tokenizer_has_empty_tables(impl):
+    tok = impl.BPETokenizer()
+    got = (tok.merges, tok.ranks, tok.vocab, tok.inv_vocab)
+    assert got == ([], {}, {}, {}), f"expected empty merges, ranks, vocab, inv_vocab before train, got {got}"

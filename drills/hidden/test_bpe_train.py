@@ -209,3 +209,11 @@ def test_learn_merges_matches_reference_on_random_corpora(impl, ref):
         expected = pairs_of(ref.learn_merges(dict(word_freqs), num))
         got = pairs_of(impl.learn_merges(dict(word_freqs), num))
         assert got == expected, f"case {case}, learn_merges({word_freqs}, {num}):\nexpected {expected}\ngot      {got}"
+
+
+def test_learn_merges_keeps_word_frequencies_after_a_merge(impl):
+    # (a, b) 5 goes first; afterwards (c, d) 3 must beat (e, f) 1 + 1. Frequencies that drift
+    # during rewriting (each word +1, say) would make it 4 vs 4, a tie the larger (e, f) wins.
+    word_freqs = {("a", "b"): 5, ("c", "d"): 3, ("e", "f"): 1, ("g", "e", "f"): 1}
+    got = pairs_of(impl.learn_merges(word_freqs, 3))
+    assert got == [("a", "b"), ("c", "d"), ("e", "f")], f"expected [(a, b), (c, d), (e, f)], got {got}"

@@ -99,3 +99,9 @@ def test_matches_reference_on_random_corpora(impl, ref):
         pieces = [got.inv_vocab[i] for i in got.encode(text)]
         assert pieces == expected, f"{where}, encode({text!r}): expected pieces {expected}, got {pieces}"
         assert got.decode(got.encode(text)) == text, f"{where}: round trip of {text!r} gave {got.decode(got.encode(text))!r}"
+
+
+def test_a_new_tokenizer_has_empty_tables(impl):
+    tok = impl.ByteLevelBPE()
+    got = (tok.merges, tok.ranks, tok.vocab, tok.inv_vocab)
+    assert got == ([], {}, {}, {}), f"expected empty merges, ranks, vocab, inv_vocab before train, got {got}"

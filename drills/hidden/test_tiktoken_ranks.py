@@ -117,3 +117,8 @@ def test_decode_replaces_a_split_character(cl100k):
     ids = cl100k.encode_piece("日".encode()[:2])
     text = cl100k.decode(ids)
     assert text == "\ufffd", f"two bytes of a three-byte character (ids {ids}): expected '\\ufffd', got {text!r}"
+
+
+def test_from_name_defaults_to_cl100k(impl):
+    got = list(impl.TiktokenEncoder.from_name().encode("hello world"))
+    assert got == [15339, 1917], f"from_name() should load cl100k_base: expected [15339, 1917], got {got}"

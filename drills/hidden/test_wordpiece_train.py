@@ -193,3 +193,9 @@ def test_random_corpora_match_the_reference(impl, ref):
         assert got_ids == want_ids, f"case {case}: encode({text!r}): expected {want_ids}, got {got_ids}"
         got_text, want_text = tok.decode(want_ids), want.decode(want_ids)
         assert got_text == want_text, f"case {case}: decode({want_ids}): expected {want_text!r}, got {got_text!r}"
+
+
+def test_a_new_tokenizer_has_empty_vocabularies(impl):
+    tok = impl.WordPieceTokenizer()
+    got = (tok.vocab, tok.inv_vocab)
+    assert got == ({}, {}), f"expected empty vocab and inv_vocab before train, got {got}"

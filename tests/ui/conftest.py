@@ -1,7 +1,10 @@
-"""Fixtures for the UI tests: a temporary TOKDRILL_HOME, a fixed clock, the real backend."""
+"""Fixtures for the UI tests: a temporary TOKDRILL_HOME, a fixed clock, the real backend; and
+``async def`` tests run with ``asyncio.run``."""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,9 +14,14 @@ from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.backend import Backend
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run ``async def`` tests in a fresh event loop (no async plugin needed)."""
+    if not inspect.iscoroutinefunction(pyfuncitem.obj):
+        return None
+    wanted = inspect.signature(pyfuncitem.obj).parameters
+    asyncio.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in wanted}))
+    return True
 
 
 @pytest.fixture

@@ -15,8 +15,6 @@ from tokdrill.ui.widgets.timer import DrillTimer
 
 from ui_helpers import SIZE, submit
 
-pytestmark = pytest.mark.anyio
-
 DRILL = "bytes-to-unicode"
 
 
@@ -217,3 +215,18 @@ async def test_drafts_autosave_on_a_timer_and_on_submit_and_leave(
         assert isinstance(app.screen, HomeScreen)
         draft = backend.draft(DRILL, "retype")
         assert draft is not None and draft.text == "def z"
+
+
+async def test_quitting_mid_drill_keeps_the_draft(backend: Backend) -> None:
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_drill(DRILL, "retype")
+        await pilot.pause()
+        await pilot.press(*"def b")
+        await pilot.press("ctrl+q")
+    store = type(backend.store).open(backend.store.path)
+    try:
+        draft = store.draft(DRILL, "retype")
+        assert draft is not None and draft.text == "def b"
+    finally:
+        store.close()

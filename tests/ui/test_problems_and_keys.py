@@ -16,8 +16,6 @@ from tokdrill.ui.screens.dialogs import Problems
 from tokdrill.ui.screens.home import HomeScreen
 from ui_helpers import SIZE
 
-pytestmark = pytest.mark.anyio
-
 
 def _keys(bindings: list) -> set[str]:  # type: ignore[type-arg]
     return {key.strip() for b in bindings for key in b.key.split(",")}

@@ -11,8 +11,6 @@ from tokdrill.ui.backend import Backend
 from tokdrill.ui.screens.review import ReviewScreen
 from ui_helpers import SIZE
 
-pytestmark = pytest.mark.anyio
-
 
 async def test_review_reveal_and_rate_records_reviews(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
     queue = backend.review_queue()

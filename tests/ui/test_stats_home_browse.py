@@ -22,8 +22,6 @@ from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.screens.stats import StatsScreen
 from ui_helpers import SIZE, submit
 
-pytestmark = pytest.mark.anyio
-
 
 async def test_first_run_explains_itself_and_offers_the_first_drill(app: TokdrillApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
@@ -96,6 +94,11 @@ async def test_browse_search_tag_filter_and_open(app: TokdrillApp, backend: Back
         await pilot.press("slash", *"unicode")
         keys = [k.value for k in table.rows]
         assert "drill:bytes-to-unicode" in keys and len(keys) < total
+        await pilot.press("escape")  # clears the search
+        assert screen.query_one(Input).value == ""
+        table.focus()
+        await pilot.press(*"bytes")  # type to search, straight from the table
+        assert screen.query_one(Input).value == "bytes"
         screen.query_one(Input).value = ""
         await pilot.pause()
         tag = backend.library.drills["bytes-to-unicode"].tags[0]

@@ -23,7 +23,8 @@ def test_a_person_can_pass_a_drill_and_review_ten_cards_in_tmux(tmp_path: Path) 
     assert "New here?" in screens["today-first-run"]
     assert "first divergence line" in screens["drill-retype-divergence"]
     passed = screens["drill-passed"]
-    assert "PASSED  all" in passed and "under the 8:00 target" in passed
+    assert "Passed in" in passed and "under the 8:00 target" in passed
+    assert "Passed in" in screens["drill-recall-passed"] and "--- your code" in screens["drill-recall-passed"]
     assert "Rate your recall" in screens["review-answer"]
     assert "You reviewed 10 cards" in screens["review-done"]
     assert "GPT-2 byte-to-unicode table" in screens["stats"]

@@ -1,5 +1,8 @@
 """Store figures: `tokdrill stats` on a generated database of 100,000 attempts and 100,000
-reviews (in a temporary folder, removed afterwards), in-process and as a command."""
+reviews (in a temporary folder, removed afterwards), in-process and as a command.
+
+The command runs with ``--data-dir`` set to that folder, so its content cache lives there too
+(warm after the first run, as on any machine that has run tokdrill before)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import random
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -20,7 +24,6 @@ from tokdrill.scheduling.catalog import Catalog
 
 ROWS = 100_000
 STATS_GOAL_MS = 100.0
-CLI_GOAL_MS = 400.0
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 
@@ -35,63 +38,107 @@ def synthetic_catalog(drills: int = 20, decks: int = 10, cards_per_deck: int = 3
 def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, reviews: int = ROWS,
                       days: int = 365, seed: int = 7, now: datetime = NOW) -> None:
     """Fill a new database with ``attempts`` attempts and ``reviews`` reviews spread over the
-    ``days`` before ``now``, plus a scheduler state per item and an interview date."""
-    from tokdrill.scheduling.fsrs_bridge import card_scheduler, drill_scheduler, from_fsrs, new_card
+    ``days`` before ``now``, plus a scheduler state per item and an interview date.
+
+    The tables, triggers (the per-drill and per-card totals) and indexes are the real schema's;
+    for speed the rows go in with one ``executemany`` per table in one transaction, without WAL
+    or fsyncs, and the history's indexes are dropped first and rebuilt from their own SQL after
+    (one sort instead of 200,000 b-tree inserts). The file is thrown away afterwards: only
+    reading it is measured.
+    """
     from fsrs import Rating
 
+    from tokdrill.scheduling.fsrs_bridge import card_scheduler, drill_scheduler, from_fsrs, new_card
+
     rng = random.Random(seed)
+    uniform = rng.random
     start = now - timedelta(days=days)
     span = days * 86400.0
     drill_ids, card_ids = list(catalog.drill_ids), list(catalog.card_ids)
+    targets = [catalog.drill_targets[d] for d in drill_ids]
     tests = json.dumps([{"name": f"test_x.py::test_{i}", "outcome": "passed", "message": ""} for i in range(6)])
-    attempt_rows = []
-    for i in range(attempts):
-        drill = drill_ids[i % len(drill_ids)]
-        target = catalog.drill_targets[drill]
-        ended = start + timedelta(seconds=span * i / attempts)
-        secs = target * rng.uniform(0.4, 1.6)
-        attempt_rows.append((drill, rng.choice(("retype", "recall")), to_iso(ended - timedelta(seconds=secs)),
-                             to_iso(ended), secs, target, int(rng.random() < 0.7), rng.randint(1, 5), tests,
-                             rng.randint(100, 3000), rng.uniform(0.8, 1.0)))
-    state = from_fsrs(new_card("x", start))
-    state_text = json.dumps(state, sort_keys=True)
-    review_rows = [
-        (card_ids[i % len(card_ids)], rng.choice((1, 2, 3, 3, 3, 4)), rng.uniform(2, 40),
-         to_iso(start + timedelta(seconds=span * i / reviews)), state_text, state_text)
-        for i in range(reviews)
-    ]
+    iso = _iso_maker(start)
+
+    def attempt_rows() -> Iterator[tuple[object, ...]]:
+        for i in range(attempts):
+            k = i % len(drill_ids)
+            target = targets[k]
+            ended = span * i / attempts
+            secs = target * (0.4 + 1.2 * uniform())
+            yield (drill_ids[k], "retype" if uniform() < 0.5 else "recall", iso(ended - secs), iso(ended), secs,
+                   target, int(uniform() < 0.7), 1 + int(uniform() * 5), tests, 100 + int(uniform() * 2901),
+                   0.8 + 0.2 * uniform())
+
+    state_text = json.dumps(from_fsrs(new_card("x", start)), sort_keys=True)
+    ratings = (1, 2, 3, 3, 3, 4)
+
+    def review_rows() -> Iterator[tuple[object, ...]]:
+        for i in range(reviews):
+            yield (card_ids[i % len(card_ids)], ratings[int(uniform() * 6)], 2 + 38 * uniform(),
+                   iso(span * i / reviews), state_text, state_text)
+
     with Store.open(path, clock=FixedClock(now)) as store:  # the real schema, migrations and settings
         store.set_interview_date((now + timedelta(days=20)).date())
         store.set_day_offset_minutes(0)
-    # Bulk load through the real tables and triggers, but without WAL and fsyncs: the file is
-    # thrown away afterwards, and only reading it is measured.
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = DELETE")
-    conn.execute("PRAGMA synchronous = OFF")
-    conn.execute("PRAGMA cache_size = -262144")
-    conn.execute("BEGIN")
-    conn.executemany(
-        "INSERT INTO attempts (drill_id, mode, started_at, ended_at, active_seconds, target_seconds, passed, "
-        "submissions, tests, keystrokes, retype_accuracy) VALUES (?,?,?,?,?,?,?,?,?,?,?)", attempt_rows)
-    conn.executemany(
-        "INSERT INTO reviews (card_id, rating, answer_seconds, reviewed_at, state_before, state_after) "
-        "VALUES (?,?,?,?,?,?)", review_rows)
-    for kind, ids, scheduler in (("card", card_ids, card_scheduler()), ("drill", drill_ids, drill_scheduler())):
-        for item_id in ids:
-            card = new_card(item_id, now - timedelta(days=40))
-            at = now - timedelta(days=40)
-            for _ in range(3):
-                card, _log = scheduler.review_card(card, Rating(rng.choice((2, 3, 4))), review_datetime=at)
-                at = max(card.due, at + timedelta(days=1))
-                if at > now:
-                    break
-            conn.execute(
-                "INSERT INTO schedule VALUES (?,?,?,?,?,?,?)",
-                (kind, item_id, json.dumps(from_fsrs(card), sort_keys=True), to_iso(card.due),
-                 to_iso(card.last_review), to_iso(now - timedelta(days=40)), 3))
-    conn.execute("COMMIT")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.close()
+    try:
+        conn.execute("PRAGMA journal_mode = DELETE")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("PRAGMA cache_size = -262144")
+        conn.execute("BEGIN")
+        indexes = conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+            "AND tbl_name IN ('attempts', 'reviews')"
+        ).fetchall()
+        for name, _sql in indexes:
+            conn.execute(f'DROP INDEX "{name}"')
+        conn.executemany(
+            "INSERT INTO attempts (drill_id, mode, started_at, ended_at, active_seconds, target_seconds, passed, "
+            "submissions, tests, keystrokes, retype_accuracy) VALUES (?,?,?,?,?,?,?,?,?,?,?)", attempt_rows())
+        conn.executemany(
+            "INSERT INTO reviews (card_id, rating, answer_seconds, reviewed_at, state_before, state_after) "
+            "VALUES (?,?,?,?,?,?)", review_rows())
+        for _name, sql in indexes:
+            conn.execute(sql)
+        for kind, ids, scheduler in (("card", card_ids, card_scheduler()), ("drill", drill_ids, drill_scheduler())):
+            for item_id in ids:
+                card = new_card(item_id, now - timedelta(days=40))
+                at = now - timedelta(days=40)
+                for _ in range(3):
+                    card, _log = scheduler.review_card(card, Rating(rng.choice((2, 3, 4))), review_datetime=at)
+                    at = max(card.due, at + timedelta(days=1))
+                    if at > now:
+                        break
+                conn.execute(
+                    "INSERT INTO schedule VALUES (?,?,?,?,?,?,?)",
+                    (kind, item_id, json.dumps(from_fsrs(card), sort_keys=True), to_iso(card.due),
+                     to_iso(card.last_review), to_iso(now - timedelta(days=40)), 3))
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode = WAL")
+    finally:
+        conn.close()
+
+
+def _iso_maker(start: datetime) -> Callable[[float], str]:
+    """``offset seconds -> stored timestamp text`` for ``start + offset``, in ``to_iso``'s format,
+    without building a datetime per row (the date part comes from a per-day table)."""
+    base = start.astimezone(timezone.utc)
+    origin = base.replace(hour=0, minute=0, second=0, microsecond=0)
+    lead = (base - origin).total_seconds()
+    days: dict[int, str] = {}
+
+    def iso(offset: float) -> str:
+        micros = round((lead + offset) * 1_000_000)
+        day, rest = divmod(micros, 86_400_000_000)
+        prefix = days.get(day)
+        if prefix is None:
+            prefix = days[day] = (origin + timedelta(days=day)).strftime("%Y-%m-%dT")
+        seconds, micro = divmod(rest, 1_000_000)
+        hours, seconds = divmod(seconds, 3600)
+        minutes, seconds = divmod(seconds, 60)
+        return f"{prefix}{hours:02d}:{minutes:02d}:{seconds:02d}.{micro:06d}+00:00"
+
+    return iso
 
 
 def _catalog() -> Catalog:
@@ -105,9 +152,33 @@ def _catalog() -> Catalog:
     return catalog if catalog.drill_ids and catalog.card_ids else synthetic_catalog()
 
 
+def command_env(pycache: Path) -> dict[str, str]:
+    """The environment the command figures run in: no TOKDRILL_HOME / TOKDRILL_CONTENT, and
+    bytecode cached in ``pycache`` even when PYTHONDONTWRITEBYTECODE is set (as an installed
+    wheel has its .pyc files; recompiling every module on each start is not what users pay)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TOKDRILL_HOME", "TOKDRILL_CONTENT")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
+def _interleaved(commands: dict[str, list[str]], repeat: int, env: dict[str, str]) -> dict[str, float]:
+    """Median wall seconds of each command, run in turns (so a noisy neighbour hits all alike)
+    after one warm-up round (writes the .pyc files and the content cache)."""
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(repeat + 1):
+        for name, argv in commands.items():
+            taken = time_command(argv, repeat=1, warmup=0, env=env)[0]
+            if round_:
+                samples[name].append(taken)
+    return {name: median(values) for name, values in samples.items()}
+
+
 def figures(quick: bool) -> list[Figure]:
-    """Stats time on 100k attempts + 100k reviews: in-process (open store + compute) and the
-    `tokdrill stats --json` command's wall time."""
+    """Stats on 100k attempts + 100k reviews: in-process (open store + compute; goal <= 100 ms)
+    and the `tokdrill stats --json` command's wall time against `python -c pass`, with a goal of
+    `tokdrill --help` + 100 ms: start-up plus the in-process budget, so imports and the (cached)
+    content load must fit in what the computation leaves of those 100 ms."""
     from tokdrill.progress.stats import compute_stats
 
     catalog = _catalog()
@@ -122,15 +193,30 @@ def figures(quick: bool) -> list[Figure]:
                 compute_stats(store, catalog, clock)
 
         stats_ms = median(time_call(in_process, repeat=5 if quick else 20)) * 1000
-        env = {k: v for k, v in os.environ.items() if k not in ("TOKDRILL_HOME", "TOKDRILL_CONTENT")}
-        argv = [PYTHON, "-m", "tokdrill", "--data-dir", str(folder), "stats", "--json"]
-        cli_ms = median(time_command(argv, repeat=3 if quick else 10, env=env)) * 1000
+        env = command_env(folder / "pycache")
+        walls = _interleaved(
+            {
+                "bare": [PYTHON, "-c", "pass"],
+                "help": [PYTHON, "-m", "tokdrill", "--help"],
+                "stats": [PYTHON, "-m", "tokdrill", "--data-dir", str(folder), "stats", "--json"],
+            },
+            repeat=5 if quick else 15,
+            env=env,
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    bare_ms, help_ms, cli_ms = (walls[k] * 1000 for k in ("bare", "help", "stats"))
+    limit_ms = help_ms + STATS_GOAL_MS
     label = f"{ROWS // 1000}k attempts + {ROWS // 1000}k reviews"
     return [
         Figure(f"stats in-process ({label})", stats_ms, "ms", f"<= {STATS_GOAL_MS:g} ms", stats_ms <= STATS_GOAL_MS),
         Figure(
-            f"`tokdrill stats --json` wall ({label})", cli_ms, "ms", f"<= {CLI_GOAL_MS:g} ms", cli_ms <= CLI_GOAL_MS
+            f"`tokdrill stats --json` wall ({label}, warm content cache)",
+            cli_ms,
+            "ms",
+            f"<= --help + {STATS_GOAL_MS:g} ms = {limit_ms:.0f} ms",
+            cli_ms <= limit_ms,
+            bare_ms,
+            "python -c pass",
         ),
     ]

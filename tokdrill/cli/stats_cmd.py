@@ -21,7 +21,10 @@ def load_catalog(args: argparse.Namespace) -> Any:
     from tokdrill.content.loader import load_library
     from tokdrill.scheduling.catalog import catalog_from_library
 
-    library = load_library(locations.extra_content_dirs(getattr(args, "content", None)))
+    library = load_library(
+        locations.extra_content_dirs(getattr(args, "content", None)),
+        cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
+    )
     if library.errors:
         print(f"warning: {len(library.errors)} content problem(s); run `tokdrill validate` for details",
               file=sys.stderr)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tokdrill.content.fields import Fields, expect_mapping
 from tokdrill.content.model import Card, ContentError, Deck, FollowUp, Origin
+from tokdrill.content.parsed import ParsedDeck
 from tokdrill.content.yamlfile import YamlMap
 
 DECK_REQUIRED = ("deck", "title", "cards")
@@ -29,6 +30,12 @@ def parse_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Deck
     Returns None when the deck itself is unusable (bad id, title, or card list) or no card is
     valid; every problem found is appended to ``errors`` either way.
     """
+    parsed = read_deck(path, mapping, errors)
+    return None if parsed is None else parsed.deck
+
+
+def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> ParsedDeck | None:
+    """:func:`parse_deck`, also giving where the deck id and each kept card's id are written."""
     f = Fields(path, mapping, "", errors)
     f.check_keys(DECK_REQUIRED, DECK_OPTIONAL)
     deck_id = f.ident("deck")
@@ -37,13 +44,16 @@ def parse_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Deck
     items = f.items("cards")
     header_ok = f.ok
     cards: list[Card] = []
+    card_ids: list[tuple[int, int]] = []
     for index, (item, line) in enumerate(zip(items or (), items.item_lines if items else ())):
         card = _parse_card(path, item, line, f"cards[{index}]", deck_id or "", errors)
         if card is not None:
             cards.append(card)
+            card_ids.append((index, item.value_lines["id"]))
     if not header_ok or not cards or deck_id is None or title is None or description is None:
         return None
-    return Deck(deck_id, title, description, tuple(cards), Origin(path, mapping.line))
+    deck = Deck(deck_id, title, description, tuple(cards), Origin(path, mapping.line))
+    return ParsedDeck(deck, mapping.value_lines["deck"], tuple(card_ids))
 
 
 def _parse_card(
@@ -65,7 +75,7 @@ def _parse_card(
             f"give {KEY_POINTS_MIN} to {KEY_POINTS_MAX} short phrases, got {len(key_points)}",
         )
     follow_ups = _follow_ups(f)
-    tags = f.text_list("tags", required=False, allow_empty=True)
+    tags = f.tags()
     source = f.source()
     if not f.ok or card_id is None or question is None or answer is None or key_points is None:
         return None

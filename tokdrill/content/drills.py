@@ -5,23 +5,29 @@ Required keys: ``id``, ``title``, ``symbols``, ``target_seconds``, ``difficulty`
 (``{seed, section}``). Hidden test names are bare ``test_*.py`` file names, looked up in each of
 ``search_dirs`` in turn (the loader passes: ``hidden/`` next to the drill file, ``hidden/`` in
 the content folder, then the shipped hidden tests).
+
+Split in two so the file-level part can be cached (:mod:`tokdrill.content.cache`):
+:func:`read_drill` needs only the file, :func:`finish_drill` checks symbols and hidden tests
+against other files on every load (it lives in :mod:`tokdrill.content.crossref`, which does not
+need PyYAML). :func:`parse_drill` does both.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+from tokdrill.content.crossref import HiddenLookup, SymbolCheck, find_hidden_test, finish_drill
 from tokdrill.content.fields import Fields
 from tokdrill.content.model import DIFFICULTIES, ContentError, Drill, Origin
+from tokdrill.content.parsed import ParsedDrill
 from tokdrill.content.yamlfile import YamlMap
 
 REQUIRED = ("id", "title", "symbols", "target_seconds", "difficulty", "hidden_tests", "prompt", "starter")
 OPTIONAL = ("tags", "source")
 HIDDEN_TEST_NAME = re.compile(r"test_[A-Za-z0-9_]*\.py")
-
-SymbolCheck = Callable[[str], "str | None"]
+__all__ = ["HiddenLookup", "SymbolCheck", "find_hidden_test", "finish_drill", "parse_drill", "read_drill"]
 
 
 def parse_drill(
@@ -33,58 +39,59 @@ def parse_drill(
     errors: list[ContentError],
 ) -> Drill | None:
     """Check ``mapping`` (a whole drill file) and build the drill; None if anything is wrong."""
+    parsed = read_drill(path, mapping, errors)
+    return finish_drill(parsed, search_dirs=search_dirs, symbol_problem=symbol_problem, errors=errors)
+
+
+def read_drill(path: Path, mapping: YamlMap, errors: list[ContentError]) -> ParsedDrill:
+    """The checks that need only this file: keys, types, id, target, names of hidden tests.
+
+    Symbols and hidden tests are only collected here; :func:`finish_drill` checks them against
+    the reference package and the file system.
+    """
     f = Fields(path, mapping, "", errors)
     f.check_keys(REQUIRED, OPTIONAL)
     drill_id = f.ident("id")
     title = f.text("title")
     symbols = f.text_list("symbols", unique=True)
+    symbol_refs: tuple[tuple[int, str, int], ...] = ()
     if symbols is not None:
         lines = mapping["symbols"].item_lines
-        for index, symbol in enumerate(symbols):
-            problem = symbol_problem(symbol)
-            if problem is not None:
-                f.error(lines[index], f"symbols[{index}]", problem)
+        symbol_refs = tuple((index, symbol, lines[index]) for index, symbol in enumerate(symbols))
     target = f.positive_int("target_seconds")
     difficulty = f.choice("difficulty", DIFFICULTIES)
-    tags = f.text_list("tags", required=False, allow_empty=True)
-    hidden = _hidden_tests(f, search_dirs)
+    tags = f.tags()
+    hidden = _hidden_test_names(f)
     prompt = f.text("prompt")
     starter = f.text("starter")
     source = f.source()
-    if not f.ok:
-        return None
-    assert drill_id and title and symbols and target and difficulty and hidden and prompt and starter
-    assert tags is not None
-    return Drill(
+    return ParsedDrill(
+        valid=f.ok,
         id=drill_id,
         title=title,
-        symbols=symbols,
+        symbols=symbol_refs,
         target_seconds=target,
         difficulty=difficulty,  # type: ignore[arg-type]  # checked against DIFFICULTIES
-        tags=tags,
+        tags=tags or (),
         hidden_tests=hidden,
         prompt=prompt,
         starter=starter,
         source=source,
         origin=Origin(path, mapping.line),
+        id_line=mapping.value_lines.get("id", mapping.line),
     )
 
 
-def _hidden_tests(f: Fields, search_dirs: Sequence[Path]) -> tuple[Path, ...] | None:
+def _hidden_test_names(f: Fields) -> tuple[tuple[int, str, int], ...]:
+    """``(index, name, line)`` of each well-named hidden test; a badly named one is an error here."""
     names = f.text_list("hidden_tests", unique=True)
     if names is None:
-        return None
+        return ()
     lines = f.mapping["hidden_tests"].item_lines
-    found: list[Path] = []
+    result: list[tuple[int, str, int]] = []
     for index, name in enumerate(names):
-        field = f"hidden_tests[{index}]"
         if not HIDDEN_TEST_NAME.fullmatch(name):
-            f.error(lines[index], field, f"{name!r} is not a hidden test file name: use a bare `test_*.py` name")
+            f.error(lines[index], f"hidden_tests[{index}]", f"{name!r} is not a hidden test file name: use a bare `test_*.py` name")
             continue
-        match = next((d / name for d in search_dirs if (d / name).is_file()), None)
-        if match is None:
-            looked = ", ".join(str(d) for d in search_dirs)
-            f.error(lines[index], field, f"hidden test file {name} not found (looked in {looked})")
-            continue
-        found.append(match.resolve())
-    return tuple(found) if len(found) == len(names) else None
+        result.append((index, name, lines[index]))
+    return tuple(result)

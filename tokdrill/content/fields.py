@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -214,6 +215,11 @@ class Fields:
             result.append(checked)
         return tuple(result) if good else None
 
+    def tags(self, key: str = "tags") -> tuple[str, ...] | None:
+        """An optional list of tags (strings). Tags recur across items, so each is stored once."""
+        values = self.text_list(key, required=False, allow_empty=True)
+        return None if values is None else tuple(sys.intern(v) for v in values)
+
     def mapping_at(self, value: Any, line: int, field: str) -> YamlMap | None:
         self._unreadable(value)
         return expect_mapping(self.path, value, line, field, self.errors)
@@ -231,4 +237,5 @@ class Fields:
         if not inner.ok or seed is None or section is None:
             self._invalid = self._invalid or not inner.ok
             return None
-        return Source(seed, section)
+        # The same few seeds and sections recur on every card: share one string each.
+        return Source(sys.intern(seed), sys.intern(section))

@@ -9,6 +9,7 @@ needs to open the hidden test files (their source sits in ``linecache`` for trac
 
 from __future__ import annotations
 
+import inspect
 import io
 import linecache
 import os
@@ -20,6 +21,7 @@ import pytest
 from _pytest.config import _prepareconfig
 from _pytest.main import Session
 
+from tokdrill.grading import fastrepr
 from tokdrill.grading.inprocess import PLUGIN_NAME, ResultCollector, SubmissionPlugin
 from tokdrill.grading.spec import DrillSpec, test_name
 
@@ -118,6 +120,12 @@ class PreparedDrill:
             text = Path(path).read_text(encoding="utf-8")
             lines = text.splitlines(keepends=True)
             linecache.cache[path] = (len(text), None, lines, path)
+            fastrepr.remember(text)
+        # inspect.getmodule() maps every loaded module's file on first use (~0.1 s), and
+        # pytest calls it for each failure report: build that map here, once, for all runs.
+        code = getattr(getattr(self.session.items[0], "obj", None), "__code__", None)
+        if code is not None:
+            inspect.getmodule(code)  # a code object has no __module__: forces the full scan
 
     def run_tests(self) -> None:
         """Run the collected tests (in the forked child, after ``plugin.module`` is set)."""

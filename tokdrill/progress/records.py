@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from tokdrill.grading.verdict import TestResult
+if TYPE_CHECKING:  # imported where used: reading stats does not need the grading package
+    from tokdrill.grading.verdict import TestResult
 
 Mode = Literal["retype", "recall"]
 MODES: tuple[Mode, ...] = ("retype", "recall")
@@ -41,6 +42,8 @@ def outcomes_to_json(tests: tuple[TestResult, ...]) -> str:
 
 def outcomes_from_json(text: str) -> tuple[TestResult, ...]:
     """Per-test outcomes from their stored JSON text."""
+    from tokdrill.grading.verdict import TestResult
+
     return tuple(TestResult(d["name"], d["outcome"], d.get("message", "")) for d in json.loads(text))
 
 

@@ -48,6 +48,11 @@ class TokdrillApp(App[None]):
             )
 
     def on_unmount(self) -> None:
+        from tokdrill.ui.screens.drill import DrillScreen
+
+        for screen in self.screen_stack:  # quitting mid-drill keeps the draft
+            if isinstance(screen, DrillScreen):
+                screen.save_draft()
         self.backend.close()
 
     # ------------------------------------------------------------------------ navigation

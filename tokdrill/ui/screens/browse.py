@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
@@ -106,6 +107,16 @@ class BrowseScreen(Screen[None]):
             self.tapp.open_drill(item_id)
         else:
             self.tapp.open_card(item_id)
+
+    def on_key(self, event: events.Key) -> None:
+        """Type to search: a printable key that nothing else took goes into the search box."""
+        search = self.query_one("#search", Input)
+        if search.has_focus or not event.is_printable or not event.character or event.character == "/":
+            return
+        event.stop()
+        search.value += event.character
+        search.cursor_position = len(search.value)
+        search.focus()
 
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()

@@ -230,6 +230,7 @@ class DrillScreen(Screen[None]):
         reference = self.reference or self.tapp.backend.reference(self.drill)
         self.results.show_diff(code_diff(message.source, reference))
         self.editor.read_only = True
+        self.editor.scroll_to(x=0, animate=False)
         self.results.focus()
         self.refresh_bindings()
         self.notify(f"Passed {self.drill.title} in {clock_text(seconds)}", timeout=4)
@@ -237,7 +238,7 @@ class DrillScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("submit", "pause", "toggle_indent", "goto_divergence") and self.finished:
             return False
-        if action == "goto_divergence" and self.mode != "retype":
+        if action in ("goto_divergence", "toggle_reference") and self.mode != "retype":
             return False
         return True
 
@@ -266,9 +267,6 @@ class DrillScreen(Screen[None]):
         self.editor.focus()
 
     def action_toggle_reference(self) -> None:
-        if self.mode != "retype":
-            self.notify("From-memory mode hides the reference; it is shown as a diff after a pass.", timeout=3)
-            return
         reference = self.query_one(ReferenceView)
         prompt = self.query_one("#prompt", Markdown)
         showing_reference = not reference.has_class("hidden")

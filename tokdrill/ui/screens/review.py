@@ -185,7 +185,6 @@ class ReviewScreen(Screen[None]):
         seconds = self.tapp.backend.clock.monotonic() - self.shown_at
         self.tapp.backend.rate_card(card, rating, seconds)
         self.ratings.append(rating)
-        self.notify(f"{RATING_NAMES[rating]}: {card.id}", timeout=1.5)
         self.index += 1
         self.show_card()
 

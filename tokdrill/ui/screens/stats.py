@@ -112,7 +112,10 @@ class StatsScreen(Screen[None]):
         text.append("forecast (all items, next 14 days): ", style="dim")
         text.append(" ".join(str(n) for n in stats.forecast))
         self.query_one("#activity", Static).update(text)
-        self._show_trend(stats.drills[0].drill_id if stats.drills else None)
+        practised = [d for d in stats.drills if d.trend]
+        if practised:  # start on a drill that has a trend to show
+            table.move_cursor(row=table.get_row_index(practised[0].drill_id))
+        self._show_trend(practised[0].drill_id if practised else None)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "drill-table" and event.row_key is not None:

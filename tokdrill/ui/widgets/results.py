@@ -52,8 +52,8 @@ class ResultsPanel(VerticalScroll, can_focus=True):
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield self._summary
+        yield self._diff  # after a pass: the diff right under the time summary, then the tests
         yield self._tests
-        yield self._diff
 
     def show_grading(self) -> None:
         self.remove_class("-empty")
@@ -75,6 +75,6 @@ class ResultsPanel(VerticalScroll, can_focus=True):
     def show_diff(self, diff: str) -> None:
         self.diff_text = diff
         if not diff:
-            self._diff.update(Text("\nYour code matches the reference exactly.", style="green"))
+            self._diff.update(Text("Your code matches the reference exactly.\n", style="green"))
             return
-        self._diff.update(Syntax("\n" + diff, "diff", theme="monokai", word_wrap=False))
+        self._diff.update(Syntax(diff + "\n", "diff", theme="monokai", word_wrap=False))
