@@ -13,3 +13,14 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("TOKDRILL_HOME", str(home))
     monkeypatch.delenv("TOKDRILL_CONTENT", raising=False)
     return home
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before collection: anything a test module does at import time stays out of the real home."""
+    import os
+    import tempfile
+
+    base = tempfile.mkdtemp(prefix="tokdrill-suite-")
+    os.environ["TOKDRILL_HOME"] = os.path.join(base, "home")
+    os.environ["XDG_CACHE_HOME"] = os.path.join(base, "xdg-cache")
+    os.environ["XDG_DATA_HOME"] = os.path.join(base, "xdg-data")

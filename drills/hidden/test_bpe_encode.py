@@ -100,19 +100,30 @@ def test_apply_merges_without_applicable_ranks_returns_input(impl):
         assert got == symbols, f"apply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
 
 
-def test_apply_merges_matches_reference_on_random_trained_tables(impl, ref):
+def apply_merges_cases(ref) -> list[tuple[dict[tuple[str, str], int], list[tuple[tuple[str, ...], tuple[str, ...]]]]]:
+    """Merge tables the reference learned on random words, each with words to encode."""
     rng = random.Random(404)
-    for case in range(60):
+    cases = []
+    for _ in range(60):
         alphabet = rng.choice(["ab", "abc", "abcd"])
         word_freqs: dict[tuple[str, ...], int] = {}
         for _ in range(rng.randint(1, 8)):
             word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
             word_freqs[(*word[:-1], word[-1] + "</w>")] = rng.randint(1, 6)
         ranks = {pair: r for r, pair in enumerate(ref.learn_merges(word_freqs, rng.randint(1, 20)))}
+        words = []
         for _ in range(6):
             word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 10)))
             symbols = (*word[:-1], word[-1] + "</w>")
-            expected, got = tuple(ref.apply_merges(symbols, ranks)), apply(impl, symbols, ranks)
+            words.append((symbols, tuple(ref.apply_merges(symbols, ranks))))
+        cases.append((ranks, words))
+    return cases
+
+
+def test_apply_merges_matches_reference_on_random_trained_tables(impl, reference_cases):
+    for case, (ranks, words) in enumerate(reference_cases(apply_merges_cases)):
+        for symbols, expected in words:
+            got = apply(impl, symbols, dict(ranks))
             assert got == expected, f"case {case}, apply_merges({symbols}, {ranks}):\nexpected {expected}\ngot      {got}"
 
 
@@ -204,18 +215,33 @@ def test_tokenize_keeps_characters_never_seen_in_training(impl):
     assert got == ["z", "low</w>"], f"expected ['z', 'low</w>'], got {got}"
 
 
-def test_train_and_tokenize_match_reference_on_random_corpora(impl, ref):
+def train_and_tokenize_cases(ref) -> list[dict[str, object]]:
+    """Random corpora, what the reference learns from each, and how it tokenizes a random text."""
     rng = random.Random(505)
-    for case in range(40):
+    cases = []
+    for _ in range(30):
         alphabet = rng.choice(["ab", "abc", "abcdé"])
         corpus = random_corpus(rng, alphabet)
         vocab_size = rng.randint(0, 40)
-        want, got = trained(ref, corpus, vocab_size), trained(impl, corpus, vocab_size)
-        where = f"case {case}, train({corpus!r}, {vocab_size})"
-        assert [tuple(p) for p in got.merges] == list(want.merges), f"{where}: expected merges {want.merges}, got {got.merges}"
-        assert dict(got.ranks) == want.ranks, f"{where}: expected ranks {want.ranks}, got {got.ranks}"
-        assert set(got.vocab) == set(want.vocab), f"{where}: expected vocab keys {sorted(want.vocab)}, got {sorted(got.vocab)}"
+        want = trained(ref, corpus, vocab_size)
         text = random_corpus(rng, alphabet + "z")
-        assert list(got.tokenize(text)) == want.tokenize(text), (
-            f"{where}, tokenize({text!r}): expected {want.tokenize(text)}, got {got.tokenize(text)}"
-        )
+        cases.append({"corpus": corpus, "vocab_size": vocab_size, "merges": [tuple(p) for p in want.merges],
+                      "ranks": dict(want.ranks), "vocab": set(want.vocab), "text": text,
+                      "pieces": list(want.tokenize(text))})
+    return cases
+
+
+def test_train_and_tokenize_match_reference_on_random_corpora(impl, reference_cases):
+    for case, want in enumerate(reference_cases(train_and_tokenize_cases)):
+        corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
+        got = trained(impl, corpus, vocab_size)
+        where = f"case {case}, train({corpus!r}, {vocab_size})"
+        assert [tuple(p) for p in got.merges] == want["merges"], f"{where}: expected merges {want['merges']}, got {got.merges}"
+        assert dict(got.ranks) == want["ranks"], f"{where}: expected ranks {want['ranks']}, got {got.ranks}"
+        assert set(got.vocab) == want["vocab"], f"{where}: expected vocab keys {sorted(want['vocab'])}, got {sorted(got.vocab)}"
+        pieces = list(got.tokenize(text))
+        assert pieces == want["pieces"], f"{where}, tokenize({text!r}): expected {want['pieces']}, got {pieces}"
+
+
+# Differential cases: built once per session with reference_impl (see conftest.py).
+REFERENCE_CASES = (apply_merges_cases, train_and_tokenize_cases)

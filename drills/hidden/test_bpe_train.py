@@ -63,11 +63,18 @@ def test_count_pairs_of_empty_input_and_one_symbol_words_is_empty(impl):
         assert got == {}, f"count_pairs({word_freqs}): expected {{}}, got {got}"
 
 
-def test_count_pairs_matches_reference_on_random_words(impl, ref):
+def count_pairs_cases(ref) -> list[tuple[dict[tuple[str, ...], int], dict[tuple[str, str], int]]]:
     rng = random.Random(101)
-    for case in range(150):
+    cases = []
+    for _ in range(100):
         word_freqs = random_word_freqs(rng)
-        expected, got = dict(ref.count_pairs(word_freqs)), dict(impl.count_pairs(word_freqs))
+        cases.append((word_freqs, dict(ref.count_pairs(dict(word_freqs)))))
+    return cases
+
+
+def test_count_pairs_matches_reference_on_random_words(impl, reference_cases):
+    for case, (word_freqs, expected) in enumerate(reference_cases(count_pairs_cases)):
+        got = dict(impl.count_pairs(dict(word_freqs)))
         assert got == expected, f"case {case}, count_pairs({word_freqs}):\nexpected {expected}\ngot      {got}"
 
 
@@ -114,16 +121,23 @@ def test_merge_pair_without_occurrence_returns_symbols_unchanged(impl):
         assert got == symbols, f"merge_pair({symbols}, ('a', 'b')): expected {symbols}, got {got}"
 
 
-def test_merge_pair_matches_reference_on_random_symbols(impl, ref):
+def merge_pair_cases(ref) -> list[tuple[tuple[str, ...], tuple[str, str], tuple[str, ...]]]:
     rng = random.Random(202)
     pieces = ["a", "b", "ab", "ba", "a</w>", "b</w>", "aa"]
-    for case in range(300):
+    cases = []
+    for _ in range(150):
         symbols = tuple(rng.choice(pieces) for _ in range(rng.randint(0, 9)))
         pair = (rng.choice(pieces), rng.choice(pieces))
         if len(symbols) > 1 and rng.random() < 0.7:
             at = rng.randrange(len(symbols) - 1)
             pair = (symbols[at], symbols[at + 1])
-        expected, got = tuple(ref.merge_pair(symbols, pair)), tuple(impl.merge_pair(symbols, pair))
+        cases.append((symbols, pair, tuple(ref.merge_pair(symbols, pair))))
+    return cases
+
+
+def test_merge_pair_matches_reference_on_random_symbols(impl, reference_cases):
+    for case, (symbols, pair, expected) in enumerate(reference_cases(merge_pair_cases)):
+        got = tuple(impl.merge_pair(symbols, pair))
         assert got == expected, f"case {case}, merge_pair({symbols}, {pair}): expected {expected}, got {got}"
 
 
@@ -201,12 +215,18 @@ def test_learn_merges_leaves_its_input_unchanged(impl):
     assert word_freqs == SENNRICH, f"the caller's dict changed: expected {SENNRICH}, got {word_freqs}"
 
 
-def test_learn_merges_matches_reference_on_random_corpora(impl, ref):
+def learn_merges_cases(ref) -> list[tuple[dict[tuple[str, ...], int], int, list[tuple[str, str]]]]:
     rng = random.Random(303)
-    for case in range(120):
+    cases = []
+    for _ in range(40):
         word_freqs = random_word_freqs(rng, rng.choice(["ab", "abc", "abcdef"]))
         num = rng.randint(0, 25)
-        expected = pairs_of(ref.learn_merges(dict(word_freqs), num))
+        cases.append((word_freqs, num, pairs_of(ref.learn_merges(dict(word_freqs), num))))
+    return cases
+
+
+def test_learn_merges_matches_reference_on_random_corpora(impl, reference_cases):
+    for case, (word_freqs, num, expected) in enumerate(reference_cases(learn_merges_cases)):
         got = pairs_of(impl.learn_merges(dict(word_freqs), num))
         assert got == expected, f"case {case}, learn_merges({word_freqs}, {num}):\nexpected {expected}\ngot      {got}"
 
@@ -217,3 +237,7 @@ def test_learn_merges_keeps_word_frequencies_after_a_merge(impl):
     word_freqs = {("a", "b"): 5, ("c", "d"): 3, ("e", "f"): 1, ("g", "e", "f"): 1}
     got = pairs_of(impl.learn_merges(word_freqs, 3))
     assert got == [("a", "b"), ("c", "d"), ("e", "f")], f"expected [(a, b), (c, d), (e, f)], got {got}"
+
+
+# Differential cases: built once per session with reference_impl (see conftest.py).
+REFERENCE_CASES = (count_pairs_cases, merge_pair_cases, learn_merges_cases)

@@ -30,13 +30,15 @@ def brute_force_best(word: str, log_probs: dict[str, float]) -> float:
     return best
 
 
-def check_optimal(impl: types.ModuleType, word: str, log_probs: dict[str, float]) -> list[str]:
-    """Assert the result is a valid, optimal segmentation with the right score; return pieces."""
+def check_optimal(impl: types.ModuleType, word: str, log_probs: dict[str, float], best: float | None = None) -> list[str]:
+    """Assert the result is a valid, optimal segmentation with the right score; return pieces.
+    ``best`` is the brute-force optimum when the caller has it already."""
     result = impl.viterbi_segment(word, log_probs)
     assert isinstance(result, tuple) and len(result) == 2, f"expected a (pieces, log_prob) tuple, got {result!r}"
     pieces, score = result
     pieces = list(pieces)
-    best = brute_force_best(word, log_probs)
+    if best is None:
+        best = brute_force_best(word, log_probs)
     if best == -math.inf:
         assert pieces == [] and score == -math.inf, (
             f"{word!r} cannot be segmented: expected ([], -inf), got ({pieces}, {score})"
@@ -146,14 +148,26 @@ def _random_log_probs(rng: random.Random, alphabet: str) -> dict[str, float]:
     return {p: -rng.uniform(0.05, 6.0) for p in sorted(pieces)}
 
 
-def test_random_vocabularies_match_brute_force_enumeration(impl):
+def brute_force_cases(ref) -> list[tuple[dict[str, float], list[tuple[str, float]]]]:
+    """Random vocabularies, each with random words and their best score by enumeration (the
+    reference is not consulted)."""
     rng = random.Random(7)
+    cases = []
     for _ in range(60):
         alphabet = rng.choice(["ab", "abc", "abcd"])
         lp = _random_log_probs(rng, alphabet)
+        words = []
         for _ in range(6):
             word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9)))
-            check_optimal(impl, word, lp)
+            words.append((word, brute_force_best(word, lp)))
+        cases.append((lp, words))
+    return cases
+
+
+def test_random_vocabularies_match_brute_force_enumeration(impl, reference_cases):
+    for lp, words in reference_cases(brute_force_cases):
+        for word, best in words:
+            check_optimal(impl, word, dict(lp), best)
 
 
 def test_ties_accept_any_best_segmentation(impl):
@@ -163,15 +177,26 @@ def test_ties_accept_any_best_segmentation(impl):
     assert pieces in (["a", "aa"], ["aa", "a"]), f"expected ['a', 'aa'] or ['aa', 'a'], got {pieces}"
 
 
-def test_random_words_score_like_the_reference(impl, ref):
+def reference_score_cases(ref) -> list[tuple[dict[str, float], list[tuple[str, list[str], float]]]]:
+    """Random vocabularies over other alphabets, each with random words and the reference's answer."""
     rng = random.Random(99)
+    cases = []
     for _ in range(40):
         alphabet = rng.choice(["xy", "xyz", "ñóp"])
         lp = _random_log_probs(rng, alphabet)
+        words = []
         for _ in range(5):
             word = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
-            want_pieces, want = ref.viterbi_segment(word, lp)
-            got_pieces, got = impl.viterbi_segment(word, lp)
+            want_pieces, want = ref.viterbi_segment(word, dict(lp))
+            words.append((word, list(want_pieces), want))
+        cases.append((lp, words))
+    return cases
+
+
+def test_random_words_score_like_the_reference(impl, reference_cases):
+    for lp, words in reference_cases(reference_score_cases):
+        for word, want_pieces, want in words:
+            got_pieces, got = impl.viterbi_segment(word, dict(lp))
             if want == -math.inf:
                 assert list(got_pieces) == [] and got == -math.inf, f"{word!r}: expected ([], -inf), got ({got_pieces}, {got})"
                 continue
@@ -179,3 +204,7 @@ def test_random_words_score_like_the_reference(impl, ref):
                 f"{word!r} with {lp}: expected best log-prob {want} ({want_pieces}), got {got} ({got_pieces})"
             )
             assert "".join(got_pieces) == word, f"pieces {got_pieces} do not spell {word!r}"
+
+
+# Differential cases: built once per session (see conftest.py).
+REFERENCE_CASES = (brute_force_cases, reference_score_cases)

@@ -117,6 +117,16 @@ def test_a_cached_drill_whose_symbol_stopped_existing_reports_it(
     assert library.drills == {}
 
 
+def test_check_symbols_false_skips_only_the_symbol_check(content_dir: Path, cache_dir: Path) -> None:
+    (content_dir / "d.yaml").write_text(drill_yaml("no-symbol", symbols="[not_a_function]"), encoding="utf-8")
+    (content_dir / "e.yaml").write_text(drill_yaml("no-test", hidden="test_missing.py"), encoding="utf-8")
+    checked = load(content_dir, cache_dir)
+    assert [e.field for e in checked.errors] == ["symbols[0]", "hidden_tests[0]"]
+    unchecked = loader.load_library([content_dir], include_shipped=False, cache_dir=cache_dir, check_symbols=False)
+    assert [e.field for e in unchecked.errors] == ["hidden_tests[0]"]
+    assert list(unchecked.drills) == ["no-symbol"]
+
+
 def test_duplicate_ids_are_checked_even_when_every_file_is_cached(
     content_dir: Path, cache_dir: Path, parses: list[Path]
 ) -> None:
@@ -258,3 +268,17 @@ def test_default_cache_dir_is_used_when_none_is_given(content_dir: Path, _isolat
     write_user_content(content_dir)
     loader.load_library([content_dir], include_shipped=False)
     assert cache_files(_isolated_home / "cache")
+
+
+def test_loading_leaves_objects_frozen_by_others_frozen(content_dir: Path, cache_dir: Path) -> None:
+    import gc
+
+    write_user_content(content_dir)
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen
+        load(content_dir, cache_dir)
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+    finally:
+        gc.unfreeze()

@@ -83,8 +83,11 @@ def fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     reference.clear_caches()
 
 
-def test_a_function_is_its_full_source_with_decorators(fake_package: str) -> None:
+def test_a_function_is_its_full_source_with_decorators_and_the_imports_it_uses(fake_package: str) -> None:
     assert reference_source(["cached"], fake_package) == textwrap.dedent('''\
+        import functools
+
+
         @functools.lru_cache(maxsize=None)
         def cached(n: int) -> int:
             """Decorated."""
@@ -168,13 +171,13 @@ def test_a_package_that_fails_to_import_is_a_problem_not_a_crash(tmp_path: Path,
 
 def test_real_reference_function_and_method_blocks() -> None:
     text = reference_source(["count_pairs"])
-    assert text.startswith("def count_pairs(")
+    assert text.startswith("from collections import Counter\n\n\ndef count_pairs(")
     tree = ast.parse(text)
-    assert [type(n).__name__ for n in tree.body] == ["FunctionDef"]
+    assert [type(n).__name__ for n in tree.body] == ["ImportFrom", "FunctionDef"]
     text = reference_source(["apply_merges", "BPETokenizer.train", "BPETokenizer.tokenize"])
     tree = ast.parse(text)
-    assert [getattr(n, "name", None) for n in tree.body] == ["apply_merges", "BPETokenizer"]
-    methods = [n.name for n in tree.body[1].body if isinstance(n, ast.FunctionDef)]
+    assert [getattr(n, "name", None) for n in tree.body[1:]] == ["apply_merges", "BPETokenizer"]
+    methods = [n.name for n in tree.body[2].body if isinstance(n, ast.FunctionDef)]
     assert methods == ["train", "tokenize"]
 
 

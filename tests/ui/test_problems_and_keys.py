@@ -66,3 +66,41 @@ async def test_damaged_database_is_a_notice_and_the_app_still_opens(home: Path, 
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("e")
         assert isinstance(app.screen, Problems)
+
+
+BROKEN_DRILL = """\
+id: my-broken-drill
+title: A drill naming code that does not exist
+symbols: [no_such_function]
+target_seconds: 60
+difficulty: easy
+tags: [mine]
+hidden_tests: [test_mine.py]
+prompt: Write it.
+starter: |
+  def no_such_function():
+      ...
+"""
+
+
+async def test_drill_with_unknown_symbol_is_reported_after_start_and_refuses_to_open(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: FixedClock
+) -> None:
+    extra = tmp_path / "mine"
+    (extra / "hidden").mkdir(parents=True)
+    (extra / "hidden" / "test_mine.py").write_text("def test_nothing(impl):\n    assert impl\n")
+    (extra / "my-broken-drill.yaml").write_text(BROKEN_DRILL)
+    monkeypatch.setenv("TOKDRILL_CONTENT", str(extra))
+    backend = Backend.open(clock=clock)
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_drill("my-broken-drill", "recall")  # before the background check: checked now
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        reported = [p for p in backend.problems if "my-broken-drill.yaml" in p and "no_such_function" in p]
+        assert len(reported) == 1
+        assert "my-broken-drill" in backend.broken_drills
+        assert all(item.item_id != "my-broken-drill" for item in backend.today().queue)
+        await pilot.pause(0.8)  # the background check has run by now and reports nothing twice
+        await app.workers.wait_for_complete()
+        assert len([p for p in backend.problems if "no_such_function" in p]) == 1

@@ -97,6 +97,7 @@ async def test_browse_search_tag_filter_and_open(app: TokdrillApp, backend: Back
         await pilot.press("escape")  # clears the search
         assert screen.query_one(Input).value == ""
         table.focus()
+        await pilot.pause()
         await pilot.press(*"bytes")  # type to search, straight from the table
         assert screen.query_one(Input).value == "bytes"
         screen.query_one(Input).value = ""

@@ -134,15 +134,14 @@ def figures(quick: bool) -> list[Figure]:
 
         folder = Path(tmp) / "generated"
         write_synthetic_content(folder)
-        library = load_library([folder], include_shipped=False, use_cache=False)  # also the warm-up
-        if library.errors or len(library.drills) != DRILLS or len(library.all_cards()) != CARDS:
-            raise RuntimeError(f"generated content did not load cleanly: {library.errors[:3]}")
-        del library
+        parsed = load_library([folder], include_shipped=False, use_cache=False)  # also the warm-up
+        if parsed.errors or len(parsed.drills) != DRILLS or len(parsed.all_cards()) != CARDS:
+            raise RuntimeError(f"generated content did not load cleanly: {parsed.errors[:3]}")
         big_cold = median(time_call(lambda: cold([folder], False), 2 if quick else 3, warmup=0))
-        cached = warm([folder], False)  # writes the cache the warm runs read
-        if cached != load_library([folder], include_shipped=False, use_cache=False):  # type: ignore[comparison-overlap]
-            raise RuntimeError("the cached load differs from a fresh one")
-        del cached
+        warm([folder], False)  # writes the cache the warm runs read
+        if warm([folder], False) != parsed:
+            raise RuntimeError("content loaded from the cache differs from content parsed afresh")
+        del parsed
         big_warm = median(time_call(lambda: warm([folder], False), repeat + 2))
         files = content_files(folder)
         big_plain = median(time_call(lambda: _plain_parse(files), 1 if quick else 3, warmup=0))

@@ -13,7 +13,7 @@ import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from tokdrill.bench.figures import PYTHON, Figure, median, time_call, time_command
@@ -36,9 +36,10 @@ def synthetic_catalog(drills: int = 20, decks: int = 10, cards_per_deck: int = 3
 
 
 def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, reviews: int = ROWS,
-                      days: int = 365, seed: int = 7, now: datetime = NOW) -> None:
+                      days: int = 365, seed: int = 7, now: datetime = NOW, interview: date | None = None) -> None:
     """Fill a new database with ``attempts`` attempts and ``reviews`` reviews spread over the
-    ``days`` before ``now``, plus a scheduler state per item and an interview date.
+    ``days`` before ``now``, plus a scheduler state per item and an interview date (default: 20
+    days after ``now``).
 
     The tables, triggers (the per-drill and per-card totals) and indexes are the real schema's;
     for speed the rows go in with one ``executemany`` per table in one transaction, without WAL
@@ -78,7 +79,7 @@ def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, review
                    iso(span * i / reviews), state_text, state_text)
 
     with Store.open(path, clock=FixedClock(now)) as store:  # the real schema, migrations and settings
-        store.set_interview_date((now + timedelta(days=20)).date())
+        store.set_interview_date(interview or (now + timedelta(days=20)).date())
         store.set_day_offset_minutes(0)
     conn = sqlite3.connect(path, isolation_level=None)
     try:
@@ -185,7 +186,9 @@ def figures(quick: bool) -> list[Figure]:
     folder = Path(tempfile.mkdtemp(prefix="tokdrill-bench-store-"))
     try:
         db = folder / "progress.sqlite3"
-        generate_database(db, catalog)
+        # The interview lies ahead both for the fixed clock and for the command's real clock, so
+        # both compute readiness (with FSRS), as a user preparing for one sees.
+        generate_database(db, catalog, interview=(max(NOW, datetime.now(timezone.utc)) + timedelta(days=20)).date())
         clock = FixedClock(NOW)
 
         def in_process() -> None:

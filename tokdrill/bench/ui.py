@@ -54,7 +54,7 @@ def _startup_seconds(which: str, home: str) -> float:
 
 def figures(quick: bool) -> list[Figure]:
     """The three UI figures, each against the minimal editor app measured in the same run."""
-    repeat = 3 if quick else 7
+    repeat = 3 if quick else 11
     home = tempfile.mkdtemp(prefix="tokdrill-bench-ui-")
     try:
         return _figures(quick, repeat, home)
@@ -115,11 +115,10 @@ def _minimal_app():  # type: ignore[no-untyped-def]
 
 def _tokdrill_app():  # type: ignore[no-untyped-def]
     from tokdrill.cli import build_parser
-    from tokdrill.ui.app import TokdrillApp
-    from tokdrill.ui.backend import Backend
+    from tokdrill.ui.launch import build_app
 
     args = build_parser().parse_args([])  # the same path `tokdrill` takes, minus the terminal
-    return TokdrillApp(Backend.open(data_dir=args.data_dir, content_dirs=args.content))
+    return build_app(args)
 
 
 def _startup(which: str) -> dict[str, float]:

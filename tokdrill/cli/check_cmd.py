@@ -58,7 +58,10 @@ def _find_drill(args: argparse.Namespace) -> Any | None:
         drill = load_files([(shipped, locations.drills_dir())]).drills.get(args.drill_id)
         if drill is not None:
             return drill
-    library = load_library(locations.extra_content_dirs(getattr(args, "content", None)))
+    library = load_library(
+        locations.extra_content_dirs(getattr(args, "content", None)),
+        cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
+    )
     drill = library.drills.get(args.drill_id)
     if drill is None:
         known = ", ".join(sorted(library.drills)) or "none loaded"

@@ -30,7 +30,10 @@ def run(args: argparse.Namespace) -> int:
     from tokdrill.content.display import error_line
     from tokdrill.content.loader import load_library
 
-    library = load_library(locations.extra_content_dirs(getattr(args, "content", None)))
+    library = load_library(
+        locations.extra_content_dirs(getattr(args, "content", None)),
+        cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
+    )
     if args.json:
         document = {
             "drills": [

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     extra: list[Path] = locations.extra_content_dirs(getattr(args, "content", None))
     targets = [Path(p) for p in args.paths]
-    library = load_library([*extra, *targets])
+    library = load_library([*extra, *targets], cache_dir=locations.cache_dir(getattr(args, "data_dir", None)))
     errors = list(library.errors)
     files = list(library.files)
     drills = list(library.drills.values())

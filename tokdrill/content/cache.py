@@ -10,16 +10,20 @@ holding an entry per content file. One combined file per root measured faster th
 content file (fewer opens and reads; see ``tokdrill bench --only content``).
 
 Invalidation: an entry is used only when the file's absolute path, the path as given (errors and
-origins name it), its device and inode (which tell which file a path really reaches, so a moved
-symlink is a miss), its ``mtime_ns`` and its size all match; the whole cache file only when its header matches
-:func:`fingerprint` (format version, tokdrill version, Python's cache tag, and the size and mtime
-of the modules that build the cached objects and of PyYAML), its length and its CRC-32.
+origins name it), its device and inode (which file the path really reaches), its ``mtime_ns``
+and its size all match; a cache file only when its header matches :func:`fingerprint` (format
+version, tokdrill version, Python's cache tag, and the size and mtime of the modules that build
+the cached objects and of PyYAML) and its length and CRC-32 check out. Like make, this trusts
+mtime: an edit that keeps the size and lands within the file system's timestamp granularity of
+the previous write (milliseconds on Linux file systems, 2 s on FAT) goes unseen until the next
+edit.
 
-Trust boundary: cache files are unpickled, so they are only ever read from the user's own cache
-dir (``tokdrill.locations.cache_dir()``), only if owned by the current user and not writable by
-group or others, and never through a symlink; content folders and anything else untrusted are
-only ever parsed as YAML. A damaged, foreign or unreadable cache file is ignored and rebuilt, an
-unwritable cache dir just means no caching: neither is ever shown to the user.
+Trust boundary: cache files are unpickled, so they are only ever read from the cache dir the
+caller names (the CLI and app pass the user's own, ``tokdrill.locations.cache_dir()``), and only
+if the file is a regular file (not a symlink) owned by the current user and not writable by group
+or others; content folders, and anything else that may come from someone else, are only ever
+parsed as YAML with the safe loader. A damaged, foreign or unreadable cache file is ignored and
+rebuilt, an unwritable cache dir just means no caching: neither is ever shown to the user.
 
 Writes are atomic (a private temporary file, then ``os.replace``), so concurrent tokdrill
 processes at worst redo each other's work.
@@ -48,7 +52,10 @@ _LENGTH_CRC = struct.Struct("<QI")
 _SUBFOLDER = "content"
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 # Modules whose code shapes a cached FileResult: editing one (a dev checkout) invalidates the cache.
-_CODE_MODULES = ("cache.py", "crossref.py", "decks.py", "drills.py", "fields.py", "model.py", "parsed.py", "reading.py", "yamlfile.py")
+_CODE_MODULES = (
+    "cache.py", "crossref.py", "decks.py", "drills.py", "fields.py", "model.py", "parsed.py", "reading.py",
+    "yamlfile.py",
+)
 
 Entry = tuple[str, int, int, int, int, FileResult]  # (path as given, device, inode, mtime_ns, size, result)
 
@@ -190,8 +197,6 @@ class ContentCache:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
         self._roots: dict[str, _Root] = {}
-        self.hits = 0
-        self.misses = 0
 
     def _root(self, root: Path) -> _Root:
         given = str(root)
@@ -228,9 +233,7 @@ class ContentCache:
             and entry[1:5] == before
             and type(entry[5]) is FileResult
         ):
-            self.hits += 1
             return entry[5]  # type: ignore[no-any-return]
-        self.misses += 1
         result = parse(path)
         try:
             after = _file_key(os.stat(path))

@@ -91,7 +91,8 @@ def _hidden_test_names(f: Fields) -> tuple[tuple[int, str, int], ...]:
     result: list[tuple[int, str, int]] = []
     for index, name in enumerate(names):
         if not HIDDEN_TEST_NAME.fullmatch(name):
-            f.error(lines[index], f"hidden_tests[{index}]", f"{name!r} is not a hidden test file name: use a bare `test_*.py` name")
+            message = f"{name!r} is not a hidden test file name: use a bare `test_*.py` name"
+            f.error(lines[index], f"hidden_tests[{index}]", message)
             continue
         result.append((index, name, lines[index]))
     return tuple(result)

@@ -74,6 +74,7 @@ def load_library(
     include_shipped: bool = True,
     cache_dir: PathLike | None = None,
     use_cache: bool = True,
+    check_symbols: bool = True,
 ) -> Library:
     """Load the shipped content plus ``extra_dirs`` (folders or single files).
 
@@ -82,6 +83,8 @@ def load_library(
     does not exist is reported as an error, not raised. Per-file results are cached in
     ``cache_dir`` (default :func:`tokdrill.locations.cache_dir`; a CLI passes
     ``locations.cache_dir(args.data_dir)``); ``use_cache=False`` parses everything afresh.
+    ``check_symbols=False`` skips importing ``reference_impl`` to check drill symbols, for callers
+    that only need ids, titles and targets (`tokdrill stats`); every other check still runs.
     """
     if extra_dirs is None:
         extra_dirs = locations.extra_content_dirs()
@@ -95,7 +98,7 @@ def load_library(
             files.append((path, path.parent))
         else:
             errors.append(ContentError(path, 1, "content", "no such file or folder"))
-    return load_files(files, errors, cache_dir=cache_dir, use_cache=use_cache)
+    return load_files(files, errors, cache_dir=cache_dir, use_cache=use_cache, check_symbols=check_symbols)
 
 
 def load_files(
@@ -104,17 +107,20 @@ def load_files(
     *,
     cache_dir: PathLike | None = None,
     use_cache: bool = True,
+    check_symbols: bool = True,
 ) -> Library:
-    """Load ``(file, content folder)`` pairs in order; a file listed twice is read once."""
+    """Load ``(file, content folder)`` pairs in order; a file listed twice is read once (the
+    keyword arguments are :func:`load_library`'s)."""
     folder = (Path(cache_dir) if cache_dir is not None else locations.cache_dir()) if use_cache else None
     cache = ContentCache(folder)
-    loader = _Loader(list(errors or ()))
+    loader = _Loader(list(errors or ()), check_symbols=check_symbols)
     seen: set[object] = set()
     # Loading builds many small objects and (almost) no cycles: the cyclic GC would only rescan them
     # again and again (it costs about 40% of a large load), so it pauses meanwhile. Afterwards the
     # objects it would have to scan once more (about as long as a warm load of a large set takes)
     # are moved to the oldest generation unscanned: freeze + unfreeze only changes when cyclic
-    # garbage is found (at the next full collection), never whether.
+    # garbage is found (at the next full collection), never whether. Skipped when something else
+    # has frozen objects (unfreezing would undo that).
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -133,8 +139,9 @@ def load_files(
         library = Library(loader.drills, loader.decks, tuple(loader.errors), tuple(loader.files))
     finally:
         if gc_was_enabled:
-            gc.freeze()
-            gc.unfreeze()
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
     return library
 
@@ -149,7 +156,7 @@ def _parse(path: Path) -> FileResult:
 class _Loader:
     """Accumulates items and errors across files: the checks that involve more than one file."""
 
-    def __init__(self, errors: list[ContentError]) -> None:
+    def __init__(self, errors: list[ContentError], *, check_symbols: bool = True) -> None:
         self.errors = errors
         self.drills: dict[str, Drill] = {}
         self.decks: dict[str, Deck] = {}
@@ -158,7 +165,7 @@ class _Loader:
         self.shipped_hidden = locations.hidden_tests_dir()
         self._dirs: dict[str, list[Path]] = {}
         self._hidden_found: dict[tuple[str, str], Path | None] = {}
-        self._symbol_problem: SymbolCheck | None = None
+        self._symbol_problem: SymbolCheck | None = None if check_symbols else _no_symbol_check
 
     def load_file(self, path: Path, root: Path, result: FileResult) -> None:
         self.files.append(path)
@@ -252,6 +259,10 @@ class _Loader:
                 )
             )
         return kept
+
+
+def _no_symbol_check(symbol: str) -> None:
+    return None
 
 
 def _unique(paths: Iterable[Path]) -> list[Path]:

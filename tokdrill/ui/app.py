@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
@@ -17,6 +18,9 @@ def content_commands() -> type:
     from tokdrill.ui.commands import ContentCommands
 
     return ContentCommands
+
+
+SYMBOL_CHECK_DELAY = 0.5  # seconds after mount before drill symbols are checked in a worker
 
 
 class TokdrillApp(App[None]):
@@ -39,7 +43,26 @@ class TokdrillApp(App[None]):
         return HomeScreen()
 
     def on_mount(self) -> None:
-        problems = self.backend.problems
+        self._announce_problems(self.backend.problems)
+        # once start-up has settled, so that it does not compete with the first frames
+        self.set_timer(SYMBOL_CHECK_DELAY, self.check_symbols)
+
+    @work(thread=True, exclusive=True, group="content")
+    def check_symbols(self) -> None:
+        """After the first frame: check the drills' reference symbols (imports reference_impl)."""
+        found = self.backend.check_symbols()
+        if found:
+            self.call_from_thread(self._add_problems, found)
+
+    def _add_problems(self, found: list[str]) -> None:
+        self._announce_problems(found)
+        from tokdrill.ui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.refresh_today()
+
+    def _announce_problems(self, problems: list[str]) -> None:
         if problems:
             self.notify(
                 f"{len(problems)} problem(s) in content or progress data; the rest works. Press e on Today to see them.",
@@ -99,6 +122,8 @@ class TokdrillApp(App[None]):
         from tokdrill.ui.screens.dialogs import ModeChoice
 
         drill = self.backend.library.drill(drill_id)
+        if not self._can_open(drill_id):
+            return
 
         def chosen(mode: str | None) -> None:
             if mode in ("retype", "recall"):
@@ -110,7 +135,18 @@ class TokdrillApp(App[None]):
         """Open the drill screen in ``mode`` directly."""
         from tokdrill.ui.screens.drill import DrillScreen
 
-        self.push_screen(DrillScreen(self.backend.library.drill(drill_id), mode))
+        if self._can_open(drill_id):
+            self.push_screen(DrillScreen(self.backend.library.drill(drill_id), mode))
+
+    def _can_open(self, drill_id: str) -> bool:
+        found = self.backend.check_symbols()  # no-op once the background check has run
+        if found:
+            self._add_problems(found)
+        if drill_id in self.backend.broken_drills:
+            self.notify(f"{drill_id} names reference code that does not exist: press e on Today for details.",
+                        severity="error", timeout=6)
+            return False
+        return True
 
     # --------------------------------------------------------------------- command palette
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:

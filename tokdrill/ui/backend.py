@@ -78,6 +78,9 @@ class Backend:
         self._grader: Any = None
         self._grader_lock = threading.Lock()
         self._reference_cache: dict[tuple[str, ...], str] = {}
+        self.broken_drills: set[str] = set()
+        self._symbols_checked = False
+        self._symbols_lock = threading.Lock()
         self._catalog: Any = None
         self._planner: Any = None
         if store is not None:
@@ -104,7 +107,13 @@ class Backend:
         from tokdrill.progress.store import Store
 
         clock = clock or SystemClock()
-        library = load_library(locations.extra_content_dirs(list(content_dirs or [])))
+        # Drill symbols are checked after the first frame (check_symbols), which keeps
+        # reference_impl's import off the start-up path; everything else is checked here.
+        library = load_library(
+            locations.extra_content_dirs(list(content_dirs or [])),
+            cache_dir=locations.cache_dir(data_dir),
+            check_symbols=False,
+        )
         problems = [str(error) for error in library.errors]
         path = locations.database_path(data_dir)
         try:
@@ -125,6 +134,29 @@ class Backend:
             self.store.close()
 
     # ----------------------------------------------------------------------------- content
+    def check_symbols(self) -> list[str]:
+        """Problems with the drills' reference symbols, as ``file:line: symbols: message``.
+
+        Runs once: the first call returns the problems (and adds them to :attr:`problems`),
+        later calls return []. Drills with a problem land in :attr:`broken_drills` and refuse
+        to open. Safe from a worker thread; it also warms up the reference code for retype.
+        """
+        with self._symbols_lock:
+            if self._symbols_checked:
+                return []
+            from tokdrill.content.reference import symbol_problem
+
+            found = []
+            for drill in list(self.library.drills.values()):
+                for symbol in drill.symbols:
+                    problem = symbol_problem(symbol)
+                    if problem is not None:
+                        found.append(f"{drill.origin}: symbols: {problem}")
+                        self.broken_drills.add(drill.id)
+            self.problems.extend(found)
+            self._symbols_checked = True
+            return found
+
     def reference(self, drill: Drill) -> str:
         """The retype text of ``drill`` (reference code of its symbols), cached."""
         key = tuple(drill.symbols)
@@ -226,10 +258,11 @@ class Backend:
         queue = planner.due_queue(self._catalog)
         cards = tuple(self.library.card(i.item_id) for i in queue.cards)
         new_cards = sum(1 for i in queue.cards if i.is_new)
-        drills = tuple(self.library.drill(i.item_id) for i in queue.drills)
+        drill_items = [i for i in queue.drills if i.item_id not in self.broken_drills]
+        drills = tuple(self.library.drill(i.item_id) for i in drill_items)
         items: list[QueueItem] = []
         now = self.clock.now()
-        for item, drill in zip(queue.drills, drills):
+        for item, drill in zip(drill_items, drills):
             if item.is_new:
                 detail = f"new · target {drill.target_seconds // 60} min"
             else:

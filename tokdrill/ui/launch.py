@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tokdrill.ui.app import TokdrillApp
 
 
-def launch_app(args: argparse.Namespace) -> int:
-    """Build the backend from ``--data-dir`` / ``--content`` and run the app; returns 0."""
+def build_app(args: argparse.Namespace) -> TokdrillApp:
+    """The app for ``--data-dir`` / ``--content``, ready to run (the bench starts it the same way)."""
     from tokdrill.ui.app import TokdrillApp
     from tokdrill.ui.backend import Backend
 
     backend = Backend.open(data_dir=getattr(args, "data_dir", None), content_dirs=getattr(args, "content", None))
-    app = TokdrillApp(backend)
-    app.run()
+    return TokdrillApp(backend)
+
+
+def launch_app(args: argparse.Namespace) -> int:
+    """Run the app until the user quits; returns the exit code (0)."""
+    build_app(args).run()
     return 0

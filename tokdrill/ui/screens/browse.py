@@ -66,7 +66,7 @@ class BrowseScreen(Screen[None]):
         self.rows = entries(library)
         yield Static("[b]Browse[/b] · every drill and card", id="browse-title")
         with Horizontal(id="browse-filters"):
-            yield Input(placeholder="search (/)", id="search")
+            yield Input(placeholder="search (/ or just type)", id="search", select_on_focus=False)
             yield Select([(t, t) for t in library.tags()], prompt="any tag", id="tag")
         yield DataTable(id="items", cursor_type="row", zebra_stripes=True)
         yield Static("", id="browse-count")
