@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from dataclasses import dataclass
 
 
@@ -78,6 +80,28 @@ def percentile(samples: Sequence[float], pct: float) -> float:
         raise ValueError("no samples")
     k = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
     return ordered[k]
+
+
+def command_env(pycache: Path) -> dict[str, str]:
+    """The environment the command figures run in: no TOKDRILL_HOME / TOKDRILL_CONTENT, and
+    bytecode cached in ``pycache`` even when PYTHONDONTWRITEBYTECODE is set (as an installed
+    wheel has its .pyc files; recompiling every module on each start is not what users pay)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TOKDRILL_HOME", "TOKDRILL_CONTENT")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
+def interleaved(commands: dict[str, list[str]], repeat: int, env: dict[str, str]) -> dict[str, float]:
+    """Median wall seconds of each command, run in turns (so a noisy neighbour hits all alike)
+    after one warm-up round (writes the .pyc files and the content cache)."""
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(repeat + 1):
+        for name, argv in commands.items():
+            taken = time_command(argv, repeat=1, warmup=0, env=env)[0]
+            if round_:
+                samples[name].append(taken)
+    return {name: median(values) for name, values in samples.items()}
 
 
 PYTHON = sys.executable

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from tokdrill.bench.figures import PYTHON, Figure, median, time_call, time_command
+from tokdrill.bench.figures import PYTHON, Figure, command_env, interleaved, median, time_call
 from tokdrill.clock import FixedClock
 from tokdrill.progress.records import to_iso
 from tokdrill.progress.store import Store
@@ -153,28 +153,6 @@ def _catalog() -> Catalog:
     return catalog if catalog.drill_ids and catalog.card_ids else synthetic_catalog()
 
 
-def command_env(pycache: Path) -> dict[str, str]:
-    """The environment the command figures run in: no TOKDRILL_HOME / TOKDRILL_CONTENT, and
-    bytecode cached in ``pycache`` even when PYTHONDONTWRITEBYTECODE is set (as an installed
-    wheel has its .pyc files; recompiling every module on each start is not what users pay)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("TOKDRILL_HOME", "TOKDRILL_CONTENT")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    return env
-
-
-def _interleaved(commands: dict[str, list[str]], repeat: int, env: dict[str, str]) -> dict[str, float]:
-    """Median wall seconds of each command, run in turns (so a noisy neighbour hits all alike)
-    after one warm-up round (writes the .pyc files and the content cache)."""
-    samples: dict[str, list[float]] = {name: [] for name in commands}
-    for round_ in range(repeat + 1):
-        for name, argv in commands.items():
-            taken = time_command(argv, repeat=1, warmup=0, env=env)[0]
-            if round_:
-                samples[name].append(taken)
-    return {name: median(values) for name, values in samples.items()}
-
-
 def figures(quick: bool) -> list[Figure]:
     """Stats on 100k attempts + 100k reviews: in-process (open store + compute; goal <= 100 ms)
     and the `tokdrill stats --json` command's wall time against `python -c pass`, with a goal of
@@ -197,7 +175,7 @@ def figures(quick: bool) -> list[Figure]:
 
         stats_ms = median(time_call(in_process, repeat=5 if quick else 20)) * 1000
         env = command_env(folder / "pycache")
-        walls = _interleaved(
+        walls = interleaved(
             {
                 "bare": [PYTHON, "-c", "pass"],
                 "help": [PYTHON, "-m", "tokdrill", "--help"],

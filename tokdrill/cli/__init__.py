@@ -1,8 +1,9 @@
 """The `tokdrill` command line: with no subcommand it opens the TUI.
 
-Each subcommand lives in its own module under ``tokdrill.cli`` and exposes ``HELP`` (one line),
-``add_arguments(parser)`` and ``run(args) -> int``. Those modules import only the standard
-library at import time, so ``tokdrill --help`` stays fast; heavy imports happen inside ``run``.
+Each subcommand lives in its own module under ``tokdrill.cli`` and exposes
+``add_arguments(parser)`` and ``run(args) -> int``; its one-line help is in :data:`SUBCOMMANDS`.
+Only the module of the subcommand being run is imported (``tokdrill --help`` imports none), and
+those modules import only the standard library at import time; heavy imports happen in ``run``.
 """
 
 from __future__ import annotations
@@ -14,22 +15,45 @@ from collections.abc import Sequence
 
 from tokdrill import __version__
 
-# subcommand name -> module under tokdrill.cli
-SUBCOMMANDS: dict[str, str] = {
-    "list": "list_cmd",
-    "validate": "validate_cmd",
-    "check": "check_cmd",
-    "stats": "stats_cmd",
-    "export": "export_cmd",
-    "import": "import_cmd",
-    "bench": "bench_cmd",
+# subcommand name -> (module under tokdrill.cli, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "list": (
+        "list_cmd",
+        "list the drills and card decks (invalid ones are named on stderr)",
+    ),
+    "validate": (
+        "validate_cmd",
+        "check drills and decks (shipped, or the given files/folders) and list every problem",
+    ),
+    "check": (
+        "check_cmd",
+        "grade FILE against a drill's hidden tests in the sandbox (--watch re-grades on every save)",
+    ),
+    "stats": (
+        "stats_cmd",
+        "show progress: drill times, deck retention, streak, what is due, interview readiness",
+    ),
+    "export": (
+        "export_cmd",
+        "write all progress to a JSON file (lossless), or attempts to CSV with --csv",
+    ),
+    "import": (
+        "import_cmd",
+        "read progress from an export file: merge it in, or --replace everything with it",
+    ),
+    "bench": (
+        "bench_cmd",
+        "measure performance figures against their baselines (a benchmark, not a test)",
+    ),
 }
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, every subcommand included."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser. With ``argv``, only the subcommand it names gets its arguments
+    (the others are listed by name and help); without, every subcommand is complete."""
+    wanted = None if argv is None else _named_subcommand(argv)
     parser = argparse.ArgumentParser(
         prog="tokdrill",
         description="Timed coding drills, flashcards and progress tracking for tokenization "
@@ -38,13 +62,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tokdrill {__version__}")
     add_common_arguments(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module_name in SUBCOMMANDS.items():
-        module = importlib.import_module(f"tokdrill.cli.{module_name}")
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
         add_common_arguments(p, suppress_defaults=True)
-        module.add_arguments(p)
-        p.set_defaults(_run=module.run)
+        if argv is None or name == wanted:
+            module = importlib.import_module(f"tokdrill.cli.{module_name}")
+            module.add_arguments(p)
+            p.set_defaults(_run=module.run)
     return parser
+
+
+_OPTIONS_WITH_VALUE = ("--data-dir", "--content")
+
+
+def _named_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option or an option's value."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in _OPTIONS_WITH_VALUE:
+            skip = True
+        elif word == "--":
+            return None
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def add_common_arguments(parser: argparse.ArgumentParser, suppress_defaults: bool = False) -> None:
@@ -67,7 +110,8 @@ def add_common_arguments(parser: argparse.ArgumentParser, suppress_defaults: boo
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tokdrill` console script; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv).parse_args(argv)
     run = getattr(args, "_run", None)
     try:
         if run is None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "measure performance figures against their baselines (a benchmark, not a test)"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-HELP = "grade FILE against a drill's hidden tests in the sandbox (--watch re-grades on every save)"
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 MESSAGE_LINES = 12  # lines of each failure message shown in the human output

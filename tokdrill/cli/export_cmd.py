@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "write all progress to a JSON file (lossless), or attempts to CSV with --csv"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `tokdrill export`."""

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "read progress from an export file: merge it in, or --replace everything with it"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `tokdrill import`."""

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tokdrill.content.model import Library
 
-HELP = "list the drills and card decks (invalid ones are named on stderr)"
 
 EXIT_OK, EXIT_FAIL = 0, 1
 

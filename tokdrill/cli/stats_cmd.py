@@ -6,8 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-HELP = "show progress: drill times, deck retention, streak, what is due, interview readiness"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `tokdrill stats`."""

@@ -14,7 +14,6 @@ import json
 import sys
 from pathlib import Path
 
-HELP = "check drills and decks (shipped, or the given files/folders) and list every problem"
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
