@@ -230,3 +230,20 @@ async def test_quitting_mid_drill_keeps_the_draft(backend: Backend) -> None:
         assert draft is not None and draft.text == "def b"
     finally:
         store.close()
+
+
+async def test_giving_up_records_a_failed_attempt_and_drops_the_draft(
+    app: TokdrillApp, backend: Backend, clock: FixedClock
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        screen.editor.load_text("def bytes_to_unicode():\n    return {}\n")
+        await submit(app, pilot)
+        clock.advance(seconds=60)
+        await pilot.press("f9")
+        assert isinstance(app.screen, HomeScreen)
+        [attempt] = backend.store.attempts(DRILL)
+        assert not attempt.passed and attempt.submissions == 1 and attempt.tests
+        assert backend.draft(DRILL, "retype") is None
+        state = backend.store.item_state("drill", DRILL)
+        assert state is not None and state.reps == 1

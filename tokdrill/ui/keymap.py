@@ -31,6 +31,7 @@ DRILL = [
     Binding("ctrl+o", "toggle_indent", "Auto-indent", priority=True, id="drill.auto_indent"),
     Binding("ctrl+g", "goto_divergence", "Go to divergence", priority=True, id="drill.goto_divergence"),
     Binding("ctrl+r", "toggle_reference", "Reference", priority=True, id="drill.reference"),
+    Binding("f9", "give_up", "Give up", id="drill.give_up"),
     Binding("escape", "leave", "Back", id="drill.back"),
 ]
 

@@ -236,7 +236,7 @@ class DrillScreen(Screen[None]):
         self.notify(f"Passed {self.drill.title} in {clock_text(seconds)}", timeout=4)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("submit", "pause", "toggle_indent", "goto_divergence") and self.finished:
+        if action in ("submit", "pause", "toggle_indent", "goto_divergence", "give_up") and self.finished:
             return False
         if action in ("goto_divergence", "toggle_reference") and self.mode != "retype":
             return False
@@ -274,6 +274,30 @@ class DrillScreen(Screen[None]):
         prompt.set_class(not showing_reference, "hidden")
 
     def action_leave(self) -> None:
+        self.app.pop_screen()
+
+    def action_give_up(self) -> None:
+        """Record this session as a failed attempt (the scheduler brings the drill back soon),
+        drop the draft and leave. Leaving with Esc instead keeps the draft for later."""
+        if self.finished or self.grading:
+            return
+        from tokdrill.grading.verdict import Verdict
+
+        verdict = self.last_verdict or Verdict(self.drill.id, False, (), 0.0, problem="given up before a submission")
+        progress = self.tracker.update(self.editor.document.lines) if self.tracker else None
+        self.tapp.backend.record_attempt(
+            self.drill,
+            self.mode,
+            started_at=self.started_at or self.tapp.backend.clock.now(),
+            active_seconds=self.timer.stop(),
+            verdict=verdict,
+            submissions=self.submissions,
+            keystrokes=self.keystrokes,
+            retype_accuracy=None if progress is None else progress.accuracy,
+        )
+        self.tapp.backend.discard_draft(self.drill.id, self.mode)
+        self.finished = True
+        self.notify(f"Recorded as not passed: {self.drill.title} comes back soon.", timeout=3)
         self.app.pop_screen()
 
     # ------------------------------------------------------------------------------ drafts

@@ -1,4 +1,7 @@
-"""Read-only, Pygments-highlighted reference code with one line that can be marked."""
+"""Read-only, Pygments-highlighted reference code with one line that can be marked.
+
+Long lines wrap (under their own line number) so every character to retype is on screen.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ class ReferenceView(VerticalScroll, can_focus=False):
 
     DEFAULT_CSS = """
     ReferenceView { height: 1fr; }
-    ReferenceView > Static { width: auto; }
+    ReferenceView > Static { width: 100%; }
     """
 
     def __init__(self, code: str, *, id: str | None = None) -> None:
@@ -32,7 +35,7 @@ class ReferenceView(VerticalScroll, can_focus=False):
             theme="monokai",
             line_numbers=True,
             highlight_lines=marked,
-            word_wrap=False,
+            word_wrap=True,
             indent_guides=False,
         )
 
