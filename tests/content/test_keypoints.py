@@ -32,3 +32,25 @@ def test_coverage_and_stopwords() -> None:
     assert coverage(matches) == 0.5 and coverage([]) == 0.0
     assert significant_words("the of a") == ["the", "of", "a"]  # nothing but stopwords: keep them
     assert significant_words("The rank of a merge") == ["rank", "merge"]
+
+
+def test_word_forms_and_digit_groups_meet() -> None:
+    matches = match_key_points(
+        "Encoding replays merges; 2,500 tokens; scraped usernames.",
+        ["encode in rank order", "2500 tokens", "reddit username"],
+    )
+    assert [m.covered for m in matches] == [False, True, False]
+    assert matches[0].found == ("encode",)
+    assert matches[2].found == ("username",)
+    assert match_key_points("what encoding needs", ["order is what encoding needs"])[0].missing == ("order",)
+
+
+def test_every_shipped_card_answer_covers_its_own_key_points() -> None:
+    from tokdrill.content.loader import load_library
+
+    library = load_library([], use_cache=False)
+    uncovered = []
+    for card in library.all_cards():
+        model_answer = "\n".join([card.answer, *(f.answer for f in card.follow_ups)])
+        uncovered += [f"{card.id}: {m.point}" for m in match_key_points(model_answer, card.key_points) if not m.covered]
+    assert library.decks and not uncovered, uncovered

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+_DIGIT_GROUPS = re.compile(r"(?<=\d)[,_](?=\d{3})")  # "2,500" reads as "2500"
 _STOPWORDS = frozenset(
     "a an the of to in on for and or is are be by as at it its with from that this than then "
-    "into per vs via not no".split()
+    "into per vs via not no what which how why when where who do does".split()
 )
 _SUFFIXES = ("ing", "ed", "es", "s")
 COVERAGE_THRESHOLD = 0.6
@@ -36,13 +37,15 @@ def _stem(word: str) -> str:
         return word
     for suffix in _SUFFIXES:
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    # "encode"/"encoding" and "username"/"usernames" meet at the same stem
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
 def significant_words(text: str) -> list[str]:
     """Lower-cased words of ``text`` without stopwords (kept if nothing else is left)."""
-    words = _WORD.findall(text.lower())
+    words = _WORD.findall(_DIGIT_GROUPS.sub("", text.lower()))
     kept = [w for w in words if w not in _STOPWORDS]
     return kept or words
 
