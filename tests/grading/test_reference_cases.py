@@ -37,7 +37,9 @@ def test_reference_answers_exist_before_the_submission_runs(warm_grader, library
     assert any(hasattr(m, "REFERENCE_CASES") for m in _hidden_modules(drill)), "no case builders to check"
     verdict = warm_grader.grade(drill, _retype_source(drill) + SABOTAGE)
     failed = [(t.name, t.message[:300]) for t in verdict.tests if t.outcome != "passed"]
-    assert verdict.passed, f"the submission's sabotage of reference_impl reached the reference answers: {failed or verdict.problem}"
+    assert verdict.passed, (
+        f"the submission's sabotage of reference_impl reached the reference answers: {failed or verdict.problem}"
+    )
 
 
 def test_a_wrong_submission_still_fails_the_differential_checks(warm_grader, library):
