@@ -95,7 +95,6 @@ def test_import_refuses_bad_input_and_changes_nothing(data: Path, tmp_path: Path
     doc["attempts"][1]["passed"] = "yes"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
-    before = (data / "progress.sqlite3").read_bytes()
     capsys.readouterr()
     assert main(["--data-dir", str(data), "import", str(bad), "--replace"]) == 1
     err = capsys.readouterr().err

@@ -79,3 +79,25 @@ def test_empty_store_gives_empty_numbers(store: Store, clock: FixedClock) -> Non
     assert all(d.attempts == 0 and d.trend == () for d in stats.drills)
     assert stats.forecast == (0,) * 14
     assert stats.generated_at == datetime(2026, 1, 5, 9, tzinfo=timezone.utc)
+
+
+def test_activity_counts_attempts_and_reviews_per_local_day_oldest_first(tmp_path) -> None:
+    from datetime import timedelta
+
+    from tokdrill.clock import FixedClock
+    from tokdrill.progress.stats import daily_activity
+    from tokdrill.progress.store import Store
+    from tokdrill.scheduling.planner import Planner
+
+    clock = FixedClock()
+    with Store.open(tmp_path / "p.sqlite3", clock=clock) as store:
+        planner = Planner(store, clock)
+        planner.review_card("c1", 3, 5.0)
+        clock.advance(days=2)
+        planner.review_card("c1", 3, 5.0)
+        planner.review_card("c2", 1, 5.0)
+        cal = planner.calendar()
+        today = cal.day_of(clock.now())
+        activity = daily_activity(store, cal, today, days=4)
+    assert [day for day, _ in activity] == [today - timedelta(days=n) for n in (3, 2, 1, 0)]
+    assert [n for _, n in activity] == [0, 1, 0, 2]

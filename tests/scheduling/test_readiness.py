@@ -52,6 +52,7 @@ def test_readiness_on_the_interview_day(planner: Planner, store: Store, clock: F
     assert by_id["bpe-train"].recall == pytest.approx(bpe)
     assert by_id["bpe-train"].score == pytest.approx(bpe * 600 / 800)  # slower than target
     assert (by_id["bpe-train"].latest_seconds, by_id["bpe-train"].latest_passed) == (800.0, True)
+    assert by_id["wordpiece"].recall == pytest.approx(wp)
     assert by_id["wordpiece"].score == 0.0  # latest attempt failed
     card_mean = (b1 + b2) / 6
     drill_mean = (bpe * 600 / 800 + 0.0) / 2

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Markdown, TextArea
 
 from tokdrill.clock import FixedClock

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 from datetime import date
 
-import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Static
 

@@ -7,7 +7,6 @@ The command runs with ``--data-dir`` set to that folder, so its content cache li
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import sqlite3

@@ -48,6 +48,7 @@ def render_text(stats: Any) -> str:
         f"Streak: {stats.streak_days} day(s)    Attempts: {stats.total_attempts}    Reviews: {stats.total_reviews}",
         f"Due now: {stats.due_now_cards} card(s), {stats.due_now_drills} drill(s)",
         "Next 14 days: " + " ".join(str(n) for n in stats.forecast),
+        f"Last {len(stats.activity)} days: " + " ".join(str(n) for _day, n in stats.activity),
         "",
         "(times are m:ss of active time; x = that attempt failed)",
         f"{'Drill':<28} {'tries':>5} {'pass':>5} {'best':>6} {'median':>6} {'latest':>6} {'target':>6}",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from tokdrill.clock import Clock
@@ -70,6 +70,7 @@ class Stats:
     forecast: tuple[int, ...]
     readiness: Any  # tokdrill.scheduling.Readiness | None
     retired: RetiredItems
+    activity: tuple[tuple[date, int], ...] = ()  # attempts + reviews per local day, oldest first
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``tokdrill stats --json`` document)."""
@@ -98,6 +99,7 @@ class Stats:
             "decks": [deck(d) for d in self.decks],
             "readiness": None if self.readiness is None else self.readiness.to_json(),
             "retired": {"drills": list(self.retired.drills), "cards": list(self.retired.cards)},
+            "activity": [{"day": day.isoformat(), "count": n} for day, n in self.activity],
         }
 
 
@@ -110,6 +112,26 @@ def _median(conn: Any, drill_id: str, passes: int) -> float | None:
         (drill_id, 2 - passes % 2, (passes - 1) // 2),
     ).fetchall()
     return sum(r[0] for r in rows) / len(rows)
+
+
+ACTIVITY_DAYS = 28
+
+
+def daily_activity(store: Store, calendar: Any, today: date, days: int = ACTIVITY_DAYS) -> tuple[tuple[date, int], ...]:
+    """Attempts + reviews on each of the ``days`` local days ending ``today``, oldest first
+    (``calendar`` is the planner's, so a day starts where the streak's days start)."""
+    out = []
+    with store.read() as conn:
+        for back in range(days - 1, -1, -1):
+            day = today - timedelta(days=back)
+            lo, hi = to_iso(calendar.start_of(day)), to_iso(calendar.start_of(day + timedelta(days=1)))
+            n = conn.execute(
+                "SELECT (SELECT count(*) FROM attempts WHERE ended_at >= ?1 AND ended_at < ?2)"
+                " + (SELECT count(*) FROM reviews WHERE reviewed_at >= ?1 AND reviewed_at < ?2)",
+                (lo, hi),
+            ).fetchone()[0]
+            out.append((day, int(n)))
+    return tuple(out)
 
 
 def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Stats:
@@ -202,4 +224,5 @@ def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Sta
             forecast=tuple(a + b for a, b in zip(card_forecast, drill_forecast)),
             readiness=planner.readiness(catalog, latest_map, card_states, drill_states),
             retired=RetiredItems(tuple(retired_drills), tuple(retired_cards)),
+            activity=daily_activity(store, cal, cal.day_of(now)),
         )

@@ -14,7 +14,7 @@ import os
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,9 +22,9 @@ from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library
 from tokdrill.grading.verdict import Verdict
-from tokdrill.progress.records import Attempt, Draft, Mode, to_iso
+from tokdrill.progress.records import Attempt, Draft, Mode
 
-ACTIVITY_DAYS = 28
+from tokdrill.progress.stats import ACTIVITY_DAYS
 
 
 @dataclass(frozen=True)
@@ -310,20 +310,10 @@ class Backend:
 
     def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
         """Attempts + reviews per local day for the last ``days`` days, oldest first."""
+        from tokdrill.progress.stats import daily_activity
+
         cal = self._planner.calendar()
-        today = cal.day_of(self.clock.now())
-        out = []
-        with self.store.read() as conn:
-            for back in range(days - 1, -1, -1):
-                day = today - timedelta(days=back)
-                lo, hi = to_iso(cal.start_of(day)), to_iso(cal.start_of(day + timedelta(days=1)))
-                n = conn.execute(
-                    "SELECT (SELECT count(*) FROM attempts WHERE ended_at >= ?1 AND ended_at < ?2)"
-                    " + (SELECT count(*) FROM reviews WHERE reviewed_at >= ?1 AND reviewed_at < ?2)",
-                    (lo, hi),
-                ).fetchone()[0]
-                out.append((day, int(n)))
-        return out
+        return list(daily_activity(self.store, cal, cal.day_of(self.clock.now()), days))
 
 
 def _scratch_dir() -> str:
