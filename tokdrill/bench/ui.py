@@ -8,15 +8,15 @@ measured the same way in the same run.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
-from tokdrill.bench.figures import PYTHON, Figure, median, percentile
+from tokdrill.bench.figures import PYTHON, Figure, command_env, median, percentile
 
 STARTUP_GOAL_RATIO = 1.2
 KEYSTROKE_GOAL_MS = 2.0
@@ -26,12 +26,12 @@ DRILL = "bytes-to-unicode"
 
 
 # ------------------------------------------------------------------------------ parent side
-def _probe(name: str, *args: str, home: str | None = None) -> dict[str, float]:
-    """Run one probe in a fresh interpreter (TOKDRILL_HOME = ``home`` or a throwaway folder)."""
+def _probe(name: str, *args: str, pycache: Path, home: str | None = None) -> dict[str, float]:
+    """Run one probe in a fresh interpreter (TOKDRILL_HOME = ``home`` or a throwaway folder),
+    with bytecode cached in ``pycache`` as an installed wheel has it."""
     own_home = home is None
     home = home or tempfile.mkdtemp(prefix="tokdrill-bench-ui-")
-    env = {**os.environ, "TOKDRILL_HOME": home}
-    env.pop("TOKDRILL_CONTENT", None)
+    env = {**command_env(pycache), "TOKDRILL_HOME": home}
     try:
         done = subprocess.run(
             [PYTHON, "-m", "tokdrill.bench.ui", name, *args],
@@ -48,7 +48,7 @@ def _probe(name: str, *args: str, home: str | None = None) -> dict[str, float]:
 def _startup_seconds(which: str, home: str) -> float:
     """Wall time from spawning the interpreter to the app's first interactive frame."""
     spawned = time.time()
-    ready = _probe("startup", which, home=home)["ready_at"]
+    ready = _probe("startup", which, home=home, pycache=Path(home) / "pycache")["ready_at"]
     return ready - spawned
 
 
@@ -72,11 +72,12 @@ def _figures(quick: bool, repeat: int, home: str) -> list[Figure]:
     start_min, start_ours = median(minimal), median(ours)
 
     keys = "100" if quick else "600"
-    handler = _probe("keystroke", "tokdrill", keys)
-    editor = _probe("keystroke", "minimal", keys)
+    pycache = Path(home) / "pycache"
+    handler = _probe("keystroke", "tokdrill", keys, pycache=pycache)
+    editor = _probe("keystroke", "minimal", keys, pycache=pycache)
 
-    mem_min = median([_probe("memory", "minimal")["peak_kib"] for _ in range(1 if quick else 3)])
-    mem_ours = median([_probe("memory", "tokdrill")["peak_kib"] for _ in range(1 if quick else 3)])
+    mem_min = median([_probe("memory", "minimal", pycache=pycache)["peak_kib"] for _ in range(1 if quick else 3)])
+    mem_ours = median([_probe("memory", "tokdrill", pycache=pycache)["peak_kib"] for _ in range(1 if quick else 3)])
 
     return [
         Figure(
@@ -217,7 +218,21 @@ def _memory(which: str) -> dict[str, float]:
             await pilot.pause()
 
     asyncio.run(run())
-    return {"peak_kib": float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}
+    return {"peak_kib": _peak_rss_kib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}
+
+
+def _peak_rss_kib(fallback: int) -> float:
+    """This process's own peak RSS. Linux's ``ru_maxrss`` survives fork and exec, so a probe
+    started by a big benchmark process would report the parent's peak; ``VmHWM`` belongs to the
+    process's own address space. Elsewhere fall back to ``ru_maxrss``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return float(line.split()[1])
+    except OSError:
+        pass
+    return float(fallback)
 
 
 def main(argv: Sequence[str]) -> int:
