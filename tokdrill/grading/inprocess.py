@@ -7,6 +7,7 @@ the hidden tests strong and fair also call it directly, since the code they grad
 from __future__ import annotations
 
 import os
+import re
 import types
 from collections.abc import Sequence
 from pathlib import Path
@@ -55,8 +56,12 @@ class ResultCollector:
             self.collect_errors.append(_short(report.longreprtext))
 
 
+_TEST_FILE_PATH = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s:'\"]*[\\/](test_\w+\.py)")
+
+
 def _short(text: str) -> str:
-    text = text.strip()
+    """A report's text for a person: test files named without their folder, capped in size."""
+    text = _TEST_FILE_PATH.sub(r"\1", text.strip())
     if len(text) <= MESSAGE_LIMIT:
         return text
     return text[: MESSAGE_LIMIT - 60].rstrip() + f"\n... (message cut at {MESSAGE_LIMIT} characters)"
