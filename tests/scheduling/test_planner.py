@@ -137,3 +137,19 @@ def test_streak_follows_the_users_day_offset(planner: Planner, store: Store, clo
     assert planner.streak() == 2
     store.set_day_offset_minutes(0)
     assert planner.streak() == 0
+
+
+def test_catalog_introduces_easy_drills_first() -> None:
+    from types import SimpleNamespace
+
+    from tokdrill.scheduling.catalog import catalog_from_library
+
+    def drill(id_: str, difficulty: str, target: int) -> SimpleNamespace:
+        return SimpleNamespace(id=id_, title=id_, difficulty=difficulty, target_seconds=target)
+
+    library = SimpleNamespace(
+        drills={d.id: d for d in [drill("full", "hard", 1800), drill("train", "medium", 900),
+                                  drill("b2u", "easy", 480), drill("encode", "medium", 600)]},
+        decks={},
+    )
+    assert list(catalog_from_library(library).drill_ids) == ["b2u", "encode", "train", "full"]
