@@ -13,19 +13,19 @@ from reference_impl.unigram import unigram_em_step, unigram_prune, viterbi_segme
 from reference_impl.wordpiece import WordPieceTokenizer
 
 __all__ = [
-    "Pair",
-    "count_pairs",
-    "merge_pair",
-    "learn_merges",
-    "apply_merges",
-    "BPETokenizer",
-    "bytes_to_unicode",
     "PRETOKENIZE",
+    "BPETokenizer",
     "ByteLevelBPE",
-    "apply_merges_dropout",
+    "Pair",
     "TiktokenEncoder",
     "WordPieceTokenizer",
-    "viterbi_segment",
+    "apply_merges",
+    "apply_merges_dropout",
+    "bytes_to_unicode",
+    "count_pairs",
+    "learn_merges",
+    "merge_pair",
     "unigram_em_step",
     "unigram_prune",
+    "viterbi_segment",
 ]

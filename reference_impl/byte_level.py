@@ -12,6 +12,7 @@ from collections import Counter
 
 from reference_impl.bpe import Pair, apply_merges, learn_merges
 
+
 def bytes_to_unicode() -> dict[int, str]:
     """GPT-2's bijection from the 256 byte values to printable characters.
 

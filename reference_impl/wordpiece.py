@@ -50,10 +50,10 @@ class WordPieceTokenizer:
                 break
 
             # One division of exact integer counts: equal ratios give equal floats, so ties are real.
-            def score(pair: tuple[str, str]) -> tuple[float, tuple[str, str]]:
-                return pair_freq[pair] / (symbol_freq[pair[0]] * symbol_freq[pair[1]]), pair
-
-            left, right = max(pair_freq, key=score)
+            left, right = max(
+                pair_freq,
+                key=lambda p: (pair_freq[p] / (symbol_freq[p[0]] * symbol_freq[p[1]]), p),
+            )
             joined = left + right.removeprefix(self.prefix)  # "##u" + "##g" -> "##ug"
             merged: dict[tuple[str, ...], int] = {}
             for symbols, freq in words.items():
@@ -106,7 +106,7 @@ class WordPieceTokenizer:
         for index in ids:
             token = self.inv_vocab[index]
             if token.startswith(self.prefix):
-                text += token[len(self.prefix):]
+                text += token[len(self.prefix) :]
             else:
                 text += (" " if text else "") + token
         return text

@@ -43,8 +43,10 @@ class Drive:
         env = f"TOKDRILL_HOME={self.home} TERM=xterm-256color COLORTERM=truecolor"
         entry = "-m tokdrill"
         if self.direct:  # skip the CLI dispatcher: open the app through launch_app itself
-            entry = ("-c 'import argparse, sys; from tokdrill.ui.launch import launch_app; "
-                     "sys.exit(launch_app(argparse.Namespace(data_dir=None, content=None)))'")
+            entry = (
+                "-c 'import argparse, sys; from tokdrill.ui.launch import launch_app; "
+                "sys.exit(launch_app(argparse.Namespace(data_dir=None, content=None)))'"
+            )
         # tmux may hand the pane COLUMNS/LINES of a default 80x24 client: drop them so the app
         # asks the pane itself for its size
         cmd = f"env -u COLUMNS -u LINES {env} {sys.executable} {entry}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 
@@ -20,7 +20,7 @@ class SystemClock:
     """The real clock."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
     def monotonic(self) -> float:
         return time.monotonic()
@@ -30,7 +30,7 @@ class SystemClock:
 class FixedClock:
     """A clock that only moves when told to: ``advance(seconds=...)``."""
 
-    current: datetime = field(default_factory=lambda: datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc))
+    current: datetime = field(default_factory=lambda: datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
     _mono: float = 1000.0
 
     def now(self) -> datetime:

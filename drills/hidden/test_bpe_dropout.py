@@ -11,8 +11,18 @@ from __future__ import annotations
 import random
 
 SENNRICH_MERGES = [
-    ("s", "t</w>"), ("e", "st</w>"), ("l", "o"), ("w", "est</w>"), ("n", "e"), ("ne", "west</w>"),
-    ("lo", "w</w>"), ("w", "i"), ("wi", "d"), ("wid", "est</w>"), ("w", "e"), ("we", "r</w>"),
+    ("s", "t</w>"),
+    ("e", "st</w>"),
+    ("l", "o"),
+    ("w", "est</w>"),
+    ("n", "e"),
+    ("ne", "west</w>"),
+    ("lo", "w</w>"),
+    ("w", "i"),
+    ("wi", "d"),
+    ("wid", "est</w>"),
+    ("w", "e"),
+    ("we", "r</w>"),
     ("lo", "wer</w>"),
 ]
 SENNRICH_RANKS = {pair: rank for rank, pair in enumerate(SENNRICH_MERGES)}
@@ -129,5 +139,7 @@ def test_matches_reference_with_the_same_seed(impl, ref):
         want_rng, got_rng = random.Random(case), random.Random(case)
         expected = tuple(ref.apply_merges_dropout(marked(word), ranks, p, want_rng))
         got = dropout(impl, marked(word), ranks, p, got_rng)
-        assert got == expected, f"case {case}, p={p}, seed {case}, {marked(word)} with {ranks}:\nexpected {expected}\ngot      {got}"
+        assert got == expected, (
+            f"case {case}, p={p}, seed {case}, {marked(word)} with {ranks}:\nexpected {expected}\ngot      {got}"
+        )
         assert got_rng.getstate() == want_rng.getstate(), f"case {case}: the rng was drawn a different number of times"

@@ -11,8 +11,18 @@ import random
 SENNRICH_CORPUS = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
 # learn_merges on the Sennrich words, marker on the last character, ties to the larger pair.
 SENNRICH_MERGES = [
-    ("s", "t</w>"), ("e", "st</w>"), ("l", "o"), ("w", "est</w>"), ("n", "e"), ("ne", "west</w>"),
-    ("lo", "w</w>"), ("w", "i"), ("wi", "d"), ("wid", "est</w>"), ("w", "e"), ("we", "r</w>"),
+    ("s", "t</w>"),
+    ("e", "st</w>"),
+    ("l", "o"),
+    ("w", "est</w>"),
+    ("n", "e"),
+    ("ne", "west</w>"),
+    ("lo", "w</w>"),
+    ("w", "i"),
+    ("wi", "d"),
+    ("wid", "est</w>"),
+    ("w", "e"),
+    ("we", "r</w>"),
     ("lo", "wer</w>"),
 ]
 SENNRICH_RANKS = {pair: rank for rank, pair in enumerate(SENNRICH_MERGES)}
@@ -95,7 +105,12 @@ def test_apply_merges_matches_whole_symbols_only(impl):
 
 
 def test_apply_merges_without_applicable_ranks_returns_input(impl):
-    for symbols, ranks in [((), {("a", "b"): 0}), (("a",), {("a", "b"): 0}), (("a", "b"), {}), (("b", "a"), {("a", "b"): 0})]:
+    for symbols, ranks in [
+        ((), {("a", "b"): 0}),
+        (("a",), {("a", "b"): 0}),
+        (("a", "b"), {}),
+        (("b", "a"), {("a", "b"): 0}),
+    ]:
         got = apply(impl, symbols, ranks)
         assert got == symbols, f"apply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
 
@@ -124,7 +139,9 @@ def test_apply_merges_matches_reference_on_random_trained_tables(impl, reference
     for case, (ranks, words) in enumerate(reference_cases(apply_merges_cases)):
         for symbols, expected in words:
             got = apply(impl, symbols, dict(ranks))
-            assert got == expected, f"case {case}, apply_merges({symbols}, {ranks}):\nexpected {expected}\ngot      {got}"
+            assert got == expected, (
+                f"case {case}, apply_merges({symbols}, {ranks}):\nexpected {expected}\ngot      {got}"
+            )
 
 
 # ---------------------------------------------------------------- BPETokenizer.train
@@ -150,7 +167,9 @@ def test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges(i
 def test_train_with_vocab_size_below_alphabet_learns_no_merges(impl):
     tok = trained(impl, SENNRICH_CORPUS, 5)
     assert list(tok.merges) == [], f"expected no merges, got {tok.merges}"
-    assert sorted(tok.vocab) == sorted(SENNRICH_ALPHABET), f"expected the alphabet {SENNRICH_ALPHABET}, got {sorted(tok.vocab)}"
+    assert sorted(tok.vocab) == sorted(SENNRICH_ALPHABET), (
+        f"expected the alphabet {SENNRICH_ALPHABET}, got {sorted(tok.vocab)}"
+    )
 
 
 def test_train_splits_the_corpus_on_any_whitespace(impl):
@@ -178,7 +197,9 @@ def test_training_again_replaces_the_first_training(impl):
     tok.train(SENNRICH_CORPUS, 30)
     fresh = trained(impl, SENNRICH_CORPUS, 30)
     assert dict(tok.vocab) == dict(fresh.vocab), f"expected the fresh vocab {fresh.vocab}\ngot {tok.vocab}"
-    assert [tuple(p) for p in tok.merges] == [tuple(p) for p in fresh.merges], f"expected {fresh.merges}, got {tok.merges}"
+    assert [tuple(p) for p in tok.merges] == [tuple(p) for p in fresh.merges], (
+        f"expected {fresh.merges}, got {tok.merges}"
+    )
 
 
 # ---------------------------------------------------------------- BPETokenizer.tokenize
@@ -225,9 +246,17 @@ def train_and_tokenize_cases(ref) -> list[dict[str, object]]:
         vocab_size = rng.randint(0, 40)
         want = trained(ref, corpus, vocab_size)
         text = random_corpus(rng, alphabet + "z")
-        cases.append({"corpus": corpus, "vocab_size": vocab_size, "merges": [tuple(p) for p in want.merges],
-                      "ranks": dict(want.ranks), "vocab": set(want.vocab), "text": text,
-                      "pieces": list(want.tokenize(text))})
+        cases.append(
+            {
+                "corpus": corpus,
+                "vocab_size": vocab_size,
+                "merges": [tuple(p) for p in want.merges],
+                "ranks": dict(want.ranks),
+                "vocab": set(want.vocab),
+                "text": text,
+                "pieces": list(want.tokenize(text)),
+            }
+        )
     return cases
 
 
@@ -236,9 +265,13 @@ def test_train_and_tokenize_match_reference_on_random_corpora(impl, reference_ca
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
         got = trained(impl, corpus, vocab_size)
         where = f"case {case}, train({corpus!r}, {vocab_size})"
-        assert [tuple(p) for p in got.merges] == want["merges"], f"{where}: expected merges {want['merges']}, got {got.merges}"
+        assert [tuple(p) for p in got.merges] == want["merges"], (
+            f"{where}: expected merges {want['merges']}, got {got.merges}"
+        )
         assert dict(got.ranks) == want["ranks"], f"{where}: expected ranks {want['ranks']}, got {got.ranks}"
-        assert set(got.vocab) == want["vocab"], f"{where}: expected vocab keys {sorted(want['vocab'])}, got {sorted(got.vocab)}"
+        assert set(got.vocab) == want["vocab"], (
+            f"{where}: expected vocab keys {sorted(want['vocab'])}, got {sorted(got.vocab)}"
+        )
         pieces = list(got.tokenize(text))
         assert pieces == want["pieces"], f"{where}, tokenize({text!r}): expected {want['pieces']}, got {pieces}"
 

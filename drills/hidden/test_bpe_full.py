@@ -77,8 +77,14 @@ def pipeline_cases(ref) -> list[dict[str, object]]:
         vocab_size = rng.randint(5, 50)
         want = trained(ref, corpus, vocab_size)
         text = " ".join(rng.choice(words + ["q" + words[0]]) for _ in range(6))
-        cases.append({"corpus": corpus, "vocab_size": vocab_size, "text": text,
-                      "pieces": [want.inv_vocab[i] for i in want.encode(text)]})
+        cases.append(
+            {
+                "corpus": corpus,
+                "vocab_size": vocab_size,
+                "text": text,
+                "pieces": [want.inv_vocab[i] for i in want.encode(text)],
+            }
+        )
     return cases
 
 

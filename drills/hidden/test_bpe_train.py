@@ -22,8 +22,18 @@ SENNRICH = {
 #  7 (lo, w</w>) 5                                  8-10 (w, i), (wi, d), (wid, est</w>) 3 each
 #  11 (w, e) 2 beats (lo, w), (e, r</w>)            12 (we, r</w>) 2, 13 (lo, wer</w>) 2, then none
 SENNRICH_MERGES = [
-    ("s", "t</w>"), ("e", "st</w>"), ("l", "o"), ("w", "est</w>"), ("n", "e"), ("ne", "west</w>"),
-    ("lo", "w</w>"), ("w", "i"), ("wi", "d"), ("wid", "est</w>"), ("w", "e"), ("we", "r</w>"),
+    ("s", "t</w>"),
+    ("e", "st</w>"),
+    ("l", "o"),
+    ("w", "est</w>"),
+    ("n", "e"),
+    ("ne", "west</w>"),
+    ("lo", "w</w>"),
+    ("w", "i"),
+    ("wi", "d"),
+    ("wid", "est</w>"),
+    ("w", "e"),
+    ("we", "r</w>"),
     ("lo", "wer</w>"),
 ]
 

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import random
 
-SAMPLES = ["hello world", "héllo wörld!", "日本語 テキスト", "  spaces  and\ttabs\n", "12345", "emoji 🙂🚀 ok", "", "a", "\x00\x7f\xff"]
+SAMPLES = [
+    "hello world",
+    "héllo wörld!",
+    "日本語 テキスト",
+    "  spaces  and\ttabs\n",
+    "12345",
+    "emoji 🙂🚀 ok",
+    "",
+    "a",
+    "\x00\x7f\xff",
+]
 
 
 def trained(impl, corpus: str, vocab_size: int):
@@ -44,7 +54,9 @@ def test_training_on_a_small_corpus(impl):
     expected = [("l", "o"), ("l", "lo"), ("h", "e"), ("he", "llo"), ("Ġ", "hello")]
     got = [tuple(p) for p in tok.merges]
     assert got == expected, f"expected {expected}, got {got}"
-    assert tok.vocab["hello"] == 259 and tok.vocab["Ġhello"] == 260, f"expected hello=259, Ġhello=260, got {tok.vocab.get('hello')}, {tok.vocab.get('Ġhello')}"
+    assert tok.vocab["hello"] == 259 and tok.vocab["Ġhello"] == 260, (
+        f"expected hello=259, Ġhello=260, got {tok.vocab.get('hello')}, {tok.vocab.get('Ġhello')}"
+    )
     got_ids = list(tok.encode("hello world"))
     assert got_ids == [259, 32, 119, 111, 114, 108, 100], f"expected [259, 32, 119, 111, 114, 108, 100], got {got_ids}"
 
@@ -65,7 +77,19 @@ def test_round_trip_of_random_code_points(impl):
     tok = trained(impl, "abc abd abe " * 4, 280)
     rng = random.Random(707)
     for case in range(60):
-        chars = [chr(rng.choice([rng.randint(0, 0x7F), rng.randint(0x80, 0x7FF), rng.randint(0x800, 0xD7FF), rng.randint(0xE000, 0x10FFFF)])) for _ in range(rng.randint(0, 12))]
+        chars = [
+            chr(
+                rng.choice(
+                    [
+                        rng.randint(0, 0x7F),
+                        rng.randint(0x80, 0x7FF),
+                        rng.randint(0x800, 0xD7FF),
+                        rng.randint(0xE000, 0x10FFFF),
+                    ]
+                )
+            )
+            for _ in range(rng.randint(0, 12))
+        ]
         text = "".join(chars)
         got = tok.decode(tok.encode(text))
         assert got == text, f"case {case}: decode(encode({text!r})) gave {got!r}"
@@ -93,12 +117,16 @@ def test_matches_reference_on_random_corpora(impl, ref):
         vocab_size = rng.randint(250, 300)
         want, got = trained(ref, corpus, vocab_size), trained(impl, corpus, vocab_size)
         where = f"case {case}, train({corpus!r}, {vocab_size})"
-        assert [tuple(p) for p in got.merges] == list(want.merges), f"{where}: expected merges {want.merges}, got {got.merges}"
+        assert [tuple(p) for p in got.merges] == list(want.merges), (
+            f"{where}: expected merges {want.merges}, got {got.merges}"
+        )
         text = random_text(rng) + corpus[:15]
         expected = [want.inv_vocab[i] for i in want.encode(text)]
         pieces = [got.inv_vocab[i] for i in got.encode(text)]
         assert pieces == expected, f"{where}, encode({text!r}): expected pieces {expected}, got {pieces}"
-        assert got.decode(got.encode(text)) == text, f"{where}: round trip of {text!r} gave {got.decode(got.encode(text))!r}"
+        assert got.decode(got.encode(text)) == text, (
+            f"{where}: round trip of {text!r} gave {got.decode(got.encode(text))!r}"
+        )
 
 
 def test_a_new_tokenizer_has_empty_tables(impl):

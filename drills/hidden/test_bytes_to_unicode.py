@@ -57,7 +57,18 @@ def test_other_bytes_shift_to_256_and_up_in_byte_order(impl):
 
 def test_well_known_entries(impl):
     t = table(impl)
-    for byte, char in [(0x20, "Ġ"), (0x0A, "Ċ"), (0x09, "ĉ"), (0x0D, "č"), (0x00, "Ā"), (0x7F, "ġ"), (0xA0, "ł"), (0xAD, "Ń"), (0x41, "A"), (0xFF, "ÿ")]:
+    for byte, char in [
+        (0x20, "Ġ"),
+        (0x0A, "Ċ"),
+        (0x09, "ĉ"),
+        (0x0D, "č"),
+        (0x00, "Ā"),
+        (0x7F, "ġ"),
+        (0xA0, "ł"),
+        (0xAD, "Ń"),
+        (0x41, "A"),
+        (0xFF, "ÿ"),
+    ]:
         assert t[byte] == char, f"byte {byte:#04x}: expected {char!r} (U+{ord(char):04X}), got {t[byte]!r}"
 
 

@@ -66,9 +66,12 @@ def test_em_step_drops_pieces_no_segmentation_uses(impl):
 
 
 def test_em_step_probabilities_sum_to_one(impl):
-    got = impl.unigram_em_step({"hello": 4, "help": 2, "hop": 1}, log_probs_of(
-        {"h": 0.1, "e": 0.1, "l": 0.1, "o": 0.1, "p": 0.1, "he": 0.15, "ll": 0.12, "hel": 0.08, "lo": 0.09}
-    ))
+    got = impl.unigram_em_step(
+        {"hello": 4, "help": 2, "hop": 1},
+        log_probs_of(
+            {"h": 0.1, "e": 0.1, "l": 0.1, "o": 0.1, "p": 0.1, "he": 0.15, "ll": 0.12, "hel": 0.08, "lo": 0.09}
+        ),
+    )
     total = sum(math.exp(v) for v in got.values())
     assert math.isclose(total, 1.0, rel_tol=1e-9), f"exp(log-probs) must sum to 1, got {total}"
     assert all(v <= 0.0 for v in got.values()), f"log-probabilities must be <= 0, got {got}"
@@ -106,7 +109,10 @@ def test_em_steps_never_lower_the_viterbi_likelihood(impl, ref):
 
 
 def _random_words(rng: random.Random, alphabet: str) -> dict[str, int]:
-    return {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8))): rng.randint(1, 20) for _ in range(rng.randint(1, 14))}
+    return {
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8))): rng.randint(1, 20)
+        for _ in range(rng.randint(1, 14))
+    }
 
 
 def _random_log_probs(rng: random.Random, alphabet: str, words: dict[str, int] | None = None) -> dict[str, float]:
@@ -180,7 +186,9 @@ def test_prune_does_not_modify_its_arguments(impl):
     assert (words, lp) == before, "unigram_prune changed word_freqs or log_probs"
 
 
-def check_prune(impl: types.ModuleType, ref: types.ModuleType, words: dict[str, int], lp: dict[str, float], keep: float) -> dict[str, float]:
+def check_prune(
+    impl: types.ModuleType, ref: types.ModuleType, words: dict[str, int], lp: dict[str, float], keep: float
+) -> dict[str, float]:
     got = impl.unigram_prune(words, lp, keep_fraction=keep)
     assert isinstance(got, dict), f"expected a dict, got {type(got).__name__}"
     changed = {p: (lp.get(p), v) for p, v in got.items() if lp.get(p) != v}
@@ -191,7 +199,9 @@ def check_prune(impl: types.ModuleType, ref: types.ModuleType, words: dict[str, 
     kept = [p for p in got if len(p) > 1]
     dropped = [p for p in loss if p not in got]
     want = int(len(loss) * keep)
-    assert len(kept) == want, f"expected int({len(loss)} * {keep}) = {want} multi-character pieces, got {len(kept)}: {kept}"
+    assert len(kept) == want, (
+        f"expected int({len(loss)} * {keep}) = {want} multi-character pieces, got {len(kept)}: {kept}"
+    )
     if kept and dropped:
         worst_kept = min(kept, key=loss.__getitem__)
         best_dropped = max(dropped, key=loss.__getitem__)

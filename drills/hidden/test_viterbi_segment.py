@@ -30,7 +30,9 @@ def brute_force_best(word: str, log_probs: dict[str, float]) -> float:
     return best
 
 
-def check_optimal(impl: types.ModuleType, word: str, log_probs: dict[str, float], best: float | None = None) -> list[str]:
+def check_optimal(
+    impl: types.ModuleType, word: str, log_probs: dict[str, float], best: float | None = None
+) -> list[str]:
     """Assert the result is a valid, optimal segmentation with the right score; return pieces.
     ``best`` is the brute-force optimum when the caller has it already."""
     result = impl.viterbi_segment(word, log_probs)
@@ -73,7 +75,7 @@ def test_pieces_come_back_in_left_to_right_order(impl):
 
 def test_returns_a_log_probability_not_a_probability(impl):
     lp = log_probs_of({"a": 0.5, "b": 0.25})
-    pieces, score = impl.viterbi_segment("ab", lp)
+    _pieces, score = impl.viterbi_segment("ab", lp)
     expected = math.log(0.5) + math.log(0.25)
     assert math.isclose(score, expected), f"expected log-prob {expected}, got {score}"
 
@@ -198,7 +200,9 @@ def test_random_words_score_like_the_reference(impl, reference_cases):
         for word, want_pieces, want in words:
             got_pieces, got = impl.viterbi_segment(word, dict(lp))
             if want == -math.inf:
-                assert list(got_pieces) == [] and got == -math.inf, f"{word!r}: expected ([], -inf), got ({got_pieces}, {got})"
+                assert list(got_pieces) == [] and got == -math.inf, (
+                    f"{word!r}: expected ([], -inf), got ({got_pieces}, {got})"
+                )
                 continue
             assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9), (
                 f"{word!r} with {lp}: expected best log-prob {want} ({want_pieces}), got {got} ({got_pieces})"

@@ -18,7 +18,7 @@ def make_tokenizer(impl: types.ModuleType, tokens: list[str], unk: str = UNK, pr
     """A tokenizer of ``impl`` whose vocabulary is exactly ``tokens`` (ids in list order)."""
     tok = impl.WordPieceTokenizer(unk_token=unk, prefix=prefix)
     tok.vocab = {t: i for i, t in enumerate(tokens)}
-    tok.inv_vocab = {i: t for i, t in enumerate(tokens)}
+    tok.inv_vocab = dict(enumerate(tokens))
     return tok
 
 
@@ -162,10 +162,10 @@ def _expected_by_definition(word: str, tokens: set[str]) -> list[str]:
     pos = 0
     while pos < len(word):
         marker = "##" if pos else ""
-        lengths = [n for n in range(1, len(word) - pos + 1) if marker + word[pos:pos + n] in tokens]
+        lengths = [n for n in range(1, len(word) - pos + 1) if marker + word[pos : pos + n] in tokens]
         if not lengths:
             return [UNK]
-        pieces.append(marker + word[pos:pos + max(lengths)])
+        pieces.append(marker + word[pos : pos + max(lengths)])
         pos += max(lengths)
     return pieces
 

@@ -16,14 +16,14 @@ import pytest
 from tokdrill.cli import add_common_arguments, check_cmd
 
 CONTENT = Path(__file__).resolve().parents[1] / "grading" / "fixtures" / "content"
-GOOD = '''\
+GOOD = """\
 def count_pairs(word_freqs):
     counts = {}
     for word, freq in word_freqs.items():
         for pair in zip(word, word[1:]):
             counts[pair] = counts.get(pair, 0) + freq
     return counts
-'''
+"""
 WRONG = GOOD.replace("+ freq", "+ 1")
 
 

@@ -171,7 +171,14 @@ def test_validate_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
     env = {**os.environ, "TOKDRILL_HOME": str(tmp_path)}
     env.pop("TOKDRILL_CONTENT", None)
     done = subprocess.run(
-        [sys.executable, "-m", "tokdrill", "validate", str(FIXTURES / "yaml_syntax.yaml"), str(FIXTURES / "empty.yaml")],
+        [
+            sys.executable,
+            "-m",
+            "tokdrill",
+            "validate",
+            str(FIXTURES / "yaml_syntax.yaml"),
+            str(FIXTURES / "empty.yaml"),
+        ],
         capture_output=True,
         text=True,
         env=env,

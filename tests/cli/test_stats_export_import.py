@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from tokdrill.cli import main
-from tokdrill.cli import stats_cmd
+from tokdrill.cli import main, stats_cmd
 from tokdrill.grading.verdict import TestResult
 from tokdrill.progress.records import Attempt
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
 
 CATALOG = Catalog({"bpe-train": 600}, {"bpe": ("b1", "b2")})
-END = datetime(2026, 1, 5, 9, tzinfo=timezone.utc)
+END = datetime(2026, 1, 5, 9, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -25,8 +24,19 @@ def data(tmp_path: Path) -> Path:
     with Store.open(folder / "progress.sqlite3") as store:
         for i, passed in enumerate((False, True)):
             end = END + timedelta(days=i)
-            store.add_attempt(Attempt("bpe-train", "recall", end - timedelta(seconds=400), end, 400.0 - i, 600,
-                                      passed, 2, (TestResult("t.py::test_a", "passed"),)))
+            store.add_attempt(
+                Attempt(
+                    "bpe-train",
+                    "recall",
+                    end - timedelta(seconds=400),
+                    end,
+                    400.0 - i,
+                    600,
+                    passed,
+                    2,
+                    (TestResult("t.py::test_a", "passed"),),
+                )
+            )
     return folder
 
 
@@ -88,7 +98,9 @@ def test_import_merge_twice_adds_once(data: Path, tmp_path: Path, capsys: pytest
         assert store.count("attempts") == 2
 
 
-def test_import_refuses_bad_input_and_changes_nothing(data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_refuses_bad_input_and_changes_nothing(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "backup.json"
     assert main(["--data-dir", str(data), "export", str(out)]) == 0
     doc = json.loads(out.read_text())

@@ -9,6 +9,7 @@ from tokdrill.content.model import Library
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+
 def load_only(*paths: Path) -> Library:
     """Load just ``paths`` (no shipped content)."""
     return load_library(list(paths), include_shipped=False)

@@ -179,9 +179,7 @@ def test_a_well_formed_cache_holding_junk_entries_is_ignored(
 
 
 @pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
-def test_a_cache_file_others_may_write_is_not_trusted(
-    content_dir: Path, cache_dir: Path, parses: list[Path]
-) -> None:
+def test_a_cache_file_others_may_write_is_not_trusted(content_dir: Path, cache_dir: Path, parses: list[Path]) -> None:
     write_user_content(content_dir)
     load(content_dir, cache_dir)
     (file,) = cache_files(cache_dir)
@@ -192,9 +190,7 @@ def test_a_cache_file_others_may_write_is_not_trusted(
     assert len(parses) == 2
 
 
-def test_an_unwritable_cache_dir_only_means_no_caching(
-    content_dir: Path, tmp_path: Path, parses: list[Path]
-) -> None:
+def test_an_unwritable_cache_dir_only_means_no_caching(content_dir: Path, tmp_path: Path, parses: list[Path]) -> None:
     write_user_content(content_dir)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")
@@ -247,9 +243,7 @@ def test_concurrent_processes_share_one_cache_dir(content_dir: Path, cache_dir: 
         "lib = load_library([sys.argv[1]], include_shipped=False, cache_dir=sys.argv[2]); "
         "sys.exit(0 if not lib.errors and list(lib.drills) == ['cached-drill'] else 1)"
     )
-    procs = [
-        subprocess.Popen([sys.executable, "-c", script, str(content_dir), str(cache_dir)]) for _ in range(3)
-    ]
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(content_dir), str(cache_dir)]) for _ in range(3)]
     assert [p.wait(timeout=60) for p in procs] == [0, 0, 0]
     (file,) = cache_files(cache_dir)
     assert len(content_cache.read_cache_file(file)) == 2

@@ -97,7 +97,10 @@ def test_a_function_is_its_full_source_with_decorators_and_the_imports_it_uses(f
 
 def test_functions_are_separated_by_two_blank_lines_in_symbol_order(fake_package: str) -> None:
     text = reference_source(["plain", "LIMIT"], fake_package)
-    assert text == 'def plain(a, b):\n    """Two lines\n    of docstring."""\n    return a + b\n\n\nLIMIT = 3  # a constant\n'
+    assert (
+        text
+        == 'def plain(a, b):\n    """Two lines\n    of docstring."""\n    return a + b\n\n\nLIMIT = 3  # a constant\n'
+    )
 
 
 def test_methods_become_one_class_block_with_the_docstring_in_symbol_order(fake_package: str) -> None:
@@ -129,7 +132,7 @@ def test_a_class_without_docstring_and_an_inherited_method(fake_package: str) ->
     assert text == (
         "class Bare:\n    def only(self):\n        return 0\n\n\n"
         'class Tool:\n    """A tool.\n\n    Second paragraph.\n    """\n\n'
-        "    def shared(self):\n        return \"base\"\n"
+        '    def shared(self):\n        return "base"\n'
     )
 
 
@@ -153,7 +156,7 @@ def test_a_whole_class_symbol_is_the_whole_class(fake_package: str) -> None:
 def test_symbols_the_package_does_not_provide(fake_package: str, symbol: str, phrase: str) -> None:
     problem = symbol_problem(symbol, fake_package)
     assert problem is not None and phrase in problem
-    with pytest.raises(SymbolError, match="."):
+    with pytest.raises(SymbolError, match=r"."):
         reference_source([symbol], fake_package)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from content_helpers import FIXTURES, load_only, triples
 
 # fixture file -> (line, field, a phrase the message must contain)

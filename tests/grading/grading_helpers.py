@@ -11,14 +11,14 @@ FIXTURES = Path(__file__).parent / "fixtures"
 CONTENT = FIXTURES / "content"
 HIDDEN_TEST = CONTENT / "drills" / "hidden" / "test_tiny_pairs.py"
 
-GOOD_SOURCE = '''\
+GOOD_SOURCE = """\
 def count_pairs(word_freqs):
     counts = {}
     for word, freq in word_freqs.items():
         for pair in zip(word, word[1:]):
             counts[pair] = counts.get(pair, 0) + freq
     return counts
-'''
+"""
 
 # Short limits keep the hostile suite fast; the messages name these values.
 FAST_LIMITS = Limits(cpu_seconds=1, wall_seconds=3.0, memory_bytes=256 * 1024 * 1024, processes=16)

@@ -7,6 +7,7 @@ import os
 from types import SimpleNamespace
 
 from grading_helpers import GOOD_SOURCE
+
 from tokdrill.grading import grade
 
 
@@ -19,7 +20,9 @@ def test_correct_code_passes_every_test(warm_grader, tiny_drill):
 
 
 def test_reference_module_passes_when_graded_cold(tiny_drill):
-    verdict = grade(tiny_drill, "from reference_impl import count_pairs as _c\n\ndef count_pairs(w):\n    return _c(w)\n")
+    verdict = grade(
+        tiny_drill, "from reference_impl import count_pairs as _c\n\ndef count_pairs(w):\n    return _c(w)\n"
+    )
     assert verdict.passed, verdict.problem
 
 
@@ -80,14 +83,15 @@ def test_user_output_is_kept_for_display(warm_grader, tiny_drill):
     assert "hello from import" in verdict.output
 
 
-
 def test_each_content_folder_gets_its_own_conftest_and_tests(warm_grader, tiny_drill, tmp_path):
     # Same file names as the tiny drill, different fixtures: `impl` is pinned to a fake module.
     (tmp_path / "conftest.py").write_text(
         "import types\nimport pytest\n\n@pytest.fixture\ndef impl():\n"
         "    return types.SimpleNamespace(count_pairs=lambda w: {'fake': 1})\n"
     )
-    (tmp_path / "test_tiny_pairs.py").write_text("def test_sees_the_fake(impl):\n    assert impl.count_pairs({}) == {'fake': 1}\n")
+    (tmp_path / "test_tiny_pairs.py").write_text(
+        "def test_sees_the_fake(impl):\n    assert impl.count_pairs({}) == {'fake': 1}\n"
+    )
     other = SimpleNamespace(id="other", symbols=("count_pairs",), hidden_tests=(tmp_path / "test_tiny_pairs.py",))
     assert warm_grader.grade(tiny_drill, GOOD_SOURCE).passed
     assert warm_grader.grade(other, GOOD_SOURCE).passed

@@ -53,7 +53,9 @@ def test_sleeping_forever_hits_the_wall_clock_limit(warm_grader, tiny_drill):
 
 
 def test_memory_bomb_hits_the_memory_limit(warm_grader, tiny_drill):
-    verdict = _grade(warm_grader, tiny_drill, _with_body("hoard = []\nwhile True:\n    hoard.append(bytearray(16 * 2**20))"))
+    verdict = _grade(
+        warm_grader, tiny_drill, _with_body("hoard = []\nwhile True:\n    hoard.append(bytearray(16 * 2**20))")
+    )
     assert "memory limit 256 MiB" in verdict.tests[0].message
     assert "MemoryError" in verdict.tests[0].message
 

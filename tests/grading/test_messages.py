@@ -12,9 +12,7 @@ def test_absolute_test_file_paths_are_cut_to_the_file_name() -> None:
         "E   assert ('a',) == ('ab',)"
     )
     assert _short(text) == (
-        "test_bpe_train.py:24: in test_x\n"
-        '  File "test_bpe_encode.py", line 3\n'
-        "E   assert ('a',) == ('ab',)"
+        "test_bpe_train.py:24: in test_x\n  File \"test_bpe_encode.py\", line 3\nE   assert ('a',) == ('ab',)"
     )
 
 

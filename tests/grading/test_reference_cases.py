@@ -46,8 +46,7 @@ def test_a_wrong_submission_still_fails_the_differential_checks(warm_grader, lib
     drill = library.drills["bpe-train"]
     # Off by one in the merge count: only learn_merges' checks can see it.
     source = _retype_source(drill).replace("def learn_merges(", "def _right_learn_merges(") + (
-        "\n\ndef learn_merges(word_freqs, num_merges):\n"
-        "    return _right_learn_merges(word_freqs, num_merges + 1)\n"
+        "\n\ndef learn_merges(word_freqs, num_merges):\n    return _right_learn_merges(word_freqs, num_merges + 1)\n"
     )
     verdict = warm_grader.grade(drill, source)
     failed = {t.name.split("::")[-1] for t in verdict.tests if t.outcome != "passed"}

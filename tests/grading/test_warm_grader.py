@@ -73,7 +73,9 @@ verdict = LocalGrader().grade(DrillSpec.of(drill), sys.stdin.read())
 print(verdict.passed)
 print("\\n".join(verdict.protections))
 """
-    out = subprocess.run([sys.executable, "-c", script], input=GOOD_SOURCE, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", script], input=GOOD_SOURCE, capture_output=True, text=True, check=True
+    ).stdout
     passed, *protections = out.strip().splitlines()
     assert passed == "True"
     assert "process group killed at the end (a setsid() escape is not contained)" in protections

@@ -27,4 +27,3 @@ def store(db_path: Path, clock: FixedClock) -> Iterator[Store]:
     s = Store.open(db_path, clock=clock)
     yield s
     s.close()
-

@@ -53,7 +53,10 @@ def _writer(path: Path, name: str, count: int, hang: str = "no") -> subprocess.P
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     return subprocess.Popen(
         [sys.executable, "-c", WRITER, str(path), name, str(count), hang],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
 
 

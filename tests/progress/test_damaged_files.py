@@ -16,9 +16,8 @@ from tokdrill.progress.store import Store
 
 def _expect_refusal(path: Path, match: str) -> StoreError:
     before = path.read_bytes()
-    with pytest.raises(StoreError, match=match) as err:
-        with Store.open(path, clock=FixedClock(T0)) as store:
-            store.attempts()
+    with pytest.raises(StoreError, match=match) as err, Store.open(path, clock=FixedClock(T0)) as store:
+        store.attempts()
     error = err.value
     assert str(path) in str(error)
     assert path.read_bytes() == before, "the original file must not change"
@@ -56,7 +55,7 @@ def test_damaged_pages_are_reported_with_backup(tmp_path: Path) -> None:
     data = bytearray(path.read_bytes())
     page = 4096
     for offset in range(page * 2, len(data), page):
-        data[offset:offset + 64] = b"\xff" * 64
+        data[offset : offset + 64] = b"\xff" * 64
     path.write_bytes(bytes(data))
     _expect_refusal(path, "damaged")
 

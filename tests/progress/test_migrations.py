@@ -13,10 +13,22 @@ from tokdrill.progress.errors import StoreError
 from tokdrill.progress.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 from tokdrill.progress.store import Store
 
-STATE_1 = {"card_id": 5, "state": 1, "step": 1, "stability": 2.3, "difficulty": 5.0,
-           "due": "2026-01-05T09:10:00+00:00", "last_review": "2026-01-05T09:00:00+00:00"}
-STATE_2 = {**STATE_1, "state": 2, "step": None, "due": "2026-01-09T09:00:00+00:00",
-           "last_review": "2026-01-06T09:00:00+00:00"}
+STATE_1 = {
+    "card_id": 5,
+    "state": 1,
+    "step": 1,
+    "stability": 2.3,
+    "difficulty": 5.0,
+    "due": "2026-01-05T09:10:00+00:00",
+    "last_review": "2026-01-05T09:00:00+00:00",
+}
+STATE_2 = {
+    **STATE_1,
+    "state": 2,
+    "step": None,
+    "due": "2026-01-09T09:00:00+00:00",
+    "last_review": "2026-01-06T09:00:00+00:00",
+}
 
 
 def build_database(path: Path, version: int) -> None:
@@ -46,7 +58,7 @@ def build_database(path: Path, version: int) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("version", range(0, SCHEMA_VERSION))
+@pytest.mark.parametrize("version", range(SCHEMA_VERSION))
 def test_opening_migrates_from_every_earlier_version(tmp_path: Path, version: int) -> None:
     path = tmp_path / "progress.sqlite3"
     build_database(path, version)
@@ -56,7 +68,12 @@ def test_opening_migrates_from_every_earlier_version(tmp_path: Path, version: in
             assert store.count("attempts") == 0
             return
         (attempt,) = store.attempts()
-        assert (attempt.drill_id, attempt.active_seconds, attempt.passed, attempt.keystrokes) == ("bpe-train", 540.5, True, None)
+        assert (attempt.drill_id, attempt.active_seconds, attempt.passed, attempt.keystrokes) == (
+            "bpe-train",
+            540.5,
+            True,
+            None,
+        )
         assert [r.rating for r in store.reviews("bpe-why")] == [2, 3]
         assert store.draft("wp", "retype").text == "text"
         assert str(store.interview_date()) == "2026-02-01"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from fsrs import Rating
 from progress_factories import make_attempt
@@ -78,7 +78,7 @@ def test_empty_store_gives_empty_numbers(store: Store, clock: FixedClock) -> Non
     assert stats.streak_days == 0 and stats.total_attempts == 0
     assert all(d.attempts == 0 and d.trend == () for d in stats.drills)
     assert stats.forecast == (0,) * 14
-    assert stats.generated_at == datetime(2026, 1, 5, 9, tzinfo=timezone.utc)
+    assert stats.generated_at == datetime(2026, 1, 5, 9, tzinfo=UTC)
 
 
 def test_activity_counts_attempts_and_reviews_per_local_day_oldest_first(tmp_path) -> None:

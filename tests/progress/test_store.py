@@ -7,12 +7,11 @@ import threading
 from datetime import date, timedelta
 
 import pytest
+from progress_factories import T0, make_attempt
 
 from tokdrill.progress.records import Draft, ItemState, Review
 from tokdrill.progress.schema import SCHEMA_VERSION
 from tokdrill.progress.store import Store
-
-from progress_factories import T0, make_attempt
 
 
 def test_new_database_is_current_schema_in_wal_mode(store: Store, db_path) -> None:
@@ -49,8 +48,15 @@ def test_draft_save_is_an_upsert(store: Store) -> None:
 
 
 def test_review_and_state_are_written_together(store: Store) -> None:
-    state = {"card_id": 1, "state": 1, "step": 1, "stability": 2.3, "difficulty": 5.1,
-             "due": "2026-01-05T09:10:00+00:00", "last_review": "2026-01-05T09:00:00+00:00"}
+    state = {
+        "card_id": 1,
+        "state": 1,
+        "step": 1,
+        "stability": 2.3,
+        "difficulty": 5.1,
+        "due": "2026-01-05T09:10:00+00:00",
+        "last_review": "2026-01-05T09:00:00+00:00",
+    }
     item = ItemState("card", "bpe-why", state, T0 + timedelta(minutes=10), T0, T0, 1)
     review_id = store.add_review(Review("bpe-why", 3, 7.25, T0, state), item)
     assert store.reviews("bpe-why")[0].id == review_id
@@ -67,7 +73,7 @@ def test_settings_have_typed_defaults_and_are_validated(store: Store) -> None:
     assert store.interview_date() == date(2026, 2, 1)
     assert store.new_cards_per_day() == 25
     assert store.get_setting("ui.theme") == "dark"
-    with pytest.raises(ValueError, match="new_cards_per_day|whole number"):
+    with pytest.raises(ValueError, match=r"new_cards_per_day|whole number"):
         store.set_new_cards_per_day(-1)
     with pytest.raises(ValueError, match="unknown setting"):
         store.set_setting("colour", "red")

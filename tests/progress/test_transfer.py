@@ -29,8 +29,15 @@ def _fill(store: Store, clock: FixedClock) -> None:
     planner = Planner(store, clock)
     for i, (passed, secs) in enumerate([(False, 700.25), (True, 512.0), (True, 333.3333333333333)]):
         clock.advance(days=1)
-        planner.record_attempt(make_attempt(at=clock.now(), seconds=secs, passed=passed,
-                                            keystrokes=900 + i if i else None, retype_accuracy=0.9 if i else None))
+        planner.record_attempt(
+            make_attempt(
+                at=clock.now(),
+                seconds=secs,
+                passed=passed,
+                keystrokes=900 + i if i else None,
+                retype_accuracy=0.9 if i else None,
+            )
+        )
     for rating in (1, 3, 4):
         clock.advance(hours=5)
         planner.review_card("bpe-why-rank", rating, 3.5)

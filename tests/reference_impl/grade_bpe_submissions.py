@@ -41,9 +41,9 @@ def submissions_for(drill: str) -> list[tuple[str, Path]]:
 
 
 def grade(drill: str) -> list[dict[str, object]]:
+    from reference_impl.tiktoken_ranks import load_ranks
     from tokdrill.grading.inprocess import run_hidden_tests
     from tokdrill.grading.submission import build_module
-    from reference_impl.tiktoken_ranks import load_ranks
 
     if drill.startswith("tiktoken"):
         load_ranks("cl100k_base")

@@ -25,7 +25,12 @@ def graded(drill: str, tmp_path: Path) -> list[dict]:
     out = tmp_path / "report.json"
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # the hidden tests need no plugins
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), drill, str(out)], capture_output=True, text=True, timeout=300, cwd=HERE.parents[1], env=env
+        [sys.executable, str(SCRIPT), drill, str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=HERE.parents[1],
+        env=env,
     )
     assert proc.returncode == 0, f"grading script failed for {drill}:\n{proc.stderr[-3000:]}"
     return json.loads(out.read_text(encoding="utf-8"))

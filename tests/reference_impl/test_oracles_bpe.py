@@ -47,8 +47,17 @@ a  b   c    d     e      f       g        h                 many spaces
 def random_mix(seed: int, n: int) -> str:
     rng = random.Random(seed)
     pools = [
-        "abcdefghij ", "ABCDE ", "0123456789", "éèêëàâäôöûüç", "日本語中文한국어", "😀🚀👍🏽✨", " \t\n\r",
-        "'s't're've'm'll'd", ".,;:!?()[]{}<>/\\|-_=+*&^%$#@~`\"", "ßİıǅﬁ\u0301\u0308", "\u00a0\u2003\u3000",
+        "abcdefghij ",
+        "ABCDE ",
+        "0123456789",
+        "éèêëàâäôöûüç",
+        "日本語中文한국어",
+        "😀🚀👍🏽✨",
+        " \t\n\r",
+        "'s't're've'm'll'd",
+        '.,;:!?()[]{}<>/\\|-_=+*&^%$#@~`"',
+        "ßİıǅﬁ\u0301\u0308",
+        "\u00a0\u2003\u3000",
     ]
     return "".join(rng.choice(rng.choice(pools)) for _ in range(n))
 
@@ -66,8 +75,10 @@ def test_bytes_to_unicode_maps_each_byte_like_hf_bytelevel():
 
     pre = ByteLevel(add_prefix_space=False, use_regex=False)
     # every lead byte and every continuation byte that valid UTF-8 can hold (all but C0, C1, F5-FF)
-    sample = "".join(map(chr, [*range(0x801), *range(0x1000, 0x10000, 0x1000), 0x10000, 0x40000, 0x80000, 0xC0000, 0x100000]))
-    (mapped, _), = pre.pre_tokenize_str(sample)
+    sample = "".join(
+        map(chr, [*range(0x801), *range(0x1000, 0x10000, 0x1000), 0x10000, 0x40000, 0x80000, 0xC0000, 0x100000])
+    )
+    ((mapped, _),) = pre.pre_tokenize_str(sample)
     raw = sample.encode("utf-8")
     assert len(mapped) == len(raw), f"expected one character per byte: {len(raw)} bytes, {len(mapped)} characters"
     hf = dict(zip(raw, mapped))

@@ -147,7 +147,5 @@ def test_viterbi_reproduces_sentencepiece_unigram_segmentations(sentencepiece_mo
             tied += 1  # an equally good segmentation: a tie broken the other way
         else:
             differing.append(f"{word!r}: spm {theirs} ({their_score:.4f}) vs ours {mine} ({score:.4f})")
-    assert not differing, (
-        f"exact {exact}/{len(held_out)}, ties {tied}; first differences: {differing[:5]}"
-    )
+    assert not differing, f"exact {exact}/{len(held_out)}, ties {tied}; first differences: {differing[:5]}"
     assert exact >= 0.99 * len(held_out), f"exact matches {exact}/{len(held_out)} (ties {tied})"

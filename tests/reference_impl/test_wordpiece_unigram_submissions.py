@@ -151,7 +151,11 @@ class _Grading:
             jobs_file.write_text(json.dumps(_jobs(drill_id)))
             proc = subprocess.Popen(
                 [sys.executable, "-c", CHILD, str(jobs_file), str(out_file)],
-                cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                cwd=REPO,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
             )
             self._procs[drill_id] = (proc, out_file)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from fsrs import Rating
 
@@ -50,7 +50,9 @@ def test_card_review_is_stored_with_states_before_and_after(planner: Planner, st
     assert store.item_state("card", "b1").reps == 2
 
 
-def test_drill_attempt_is_rated_and_rescheduled_in_days(planner: Planner, store: Store, clock: FixedClock, catalog: Catalog) -> None:
+def test_drill_attempt_is_rated_and_rescheduled_in_days(
+    planner: Planner, store: Store, clock: FixedClock, catalog: Catalog
+) -> None:
     failed = planner.record_attempt(attempt("bpe-train", clock, 700, False))
     assert failed.rating == Rating.Again
     assert failed.state.due >= clock.now() + timedelta(days=1)
@@ -67,7 +69,9 @@ def test_new_drills_have_their_own_daily_limit(planner: Planner, store: Store, c
     assert ids(planner.due_queue(catalog).drills) == ["bpe-train"]
 
 
-def test_final_window_makes_every_item_due_before_the_interview(planner: Planner, store: Store, clock: FixedClock, catalog: Catalog) -> None:
+def test_final_window_makes_every_item_due_before_the_interview(
+    planner: Planner, store: Store, clock: FixedClock, catalog: Catalog
+) -> None:
     planner.review_card("b1", Rating.Easy, 2.0)
     for _ in range(2):  # review again whenever due, all Easy: the interval grows
         clock.current = store.item_state("card", "b1").due
@@ -76,7 +80,7 @@ def test_final_window_makes_every_item_due_before_the_interview(planner: Planner
     interview = (clock.now() + timedelta(days=10)).date()
     assert state.due.date() > interview  # FSRS alone would skip the interview
     store.set_interview_date(interview)
-    window = datetime.combine(interview - timedelta(days=FINAL_WINDOW_DAYS), datetime.min.time(), timezone.utc)
+    window = datetime.combine(interview - timedelta(days=FINAL_WINDOW_DAYS), datetime.min.time(), UTC)
     clock.current = window - timedelta(seconds=1)
     assert "b1" not in ids(planner.due_queue(catalog).cards)
     clock.current = window
@@ -86,7 +90,9 @@ def test_final_window_makes_every_item_due_before_the_interview(planner: Planner
     assert "b1" not in ids(planner.due_queue(catalog).cards)
 
 
-def test_new_limit_rises_so_every_card_is_introduced_by_the_eve(planner: Planner, store: Store, clock: FixedClock, catalog: Catalog) -> None:
+def test_new_limit_rises_so_every_card_is_introduced_by_the_eve(
+    planner: Planner, store: Store, clock: FixedClock, catalog: Catalog
+) -> None:
     store.set_new_cards_per_day(1)
     store.set_interview_date(date(2026, 1, 8))  # today is Jan 5: 3 days (5, 6, 7) for 6 cards
     queue = planner.due_queue(catalog)
@@ -112,28 +118,28 @@ def test_forecast_counts_due_items_per_day(planner: Planner, store: Store, clock
 def test_streak_counts_consecutive_active_days(planner: Planner, store: Store, clock: FixedClock) -> None:
     assert planner.streak() == 0
     for day in (1, 3, 4):  # Jan 1, then Jan 3 and Jan 4 (a review), nothing on Jan 2
-        clock.current = datetime(2026, 1, day, 23, 30, tzinfo=timezone.utc)
+        clock.current = datetime(2026, 1, day, 23, 30, tzinfo=UTC)
         if day == 4:
             planner.review_card("b1", Rating.Good, 1.0)
         else:
             planner.record_attempt(attempt("bpe-train", clock, 100, True))
-    clock.current = datetime(2026, 1, 5, 8, 0, tzinfo=timezone.utc)
+    clock.current = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
     assert planner.streak() == 2  # nothing today yet: the streak so far still counts
     planner.review_card("b2", Rating.Good, 1.0)
     assert planner.streak() == 3
-    clock.current = datetime(2026, 1, 7, 8, 0, tzinfo=timezone.utc)
+    clock.current = datetime(2026, 1, 7, 8, 0, tzinfo=UTC)
     assert planner.streak() == 0
 
 
 def test_streak_follows_the_users_day_offset(planner: Planner, store: Store, clock: FixedClock) -> None:
     for day in (3, 4):  # 23:30 UTC is already the next day at UTC+1
-        clock.current = datetime(2026, 1, day, 23, 30, tzinfo=timezone.utc)
+        clock.current = datetime(2026, 1, day, 23, 30, tzinfo=UTC)
         planner.review_card("b1", Rating.Good, 1.0)
-    clock.current = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+    clock.current = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
     assert planner.streak() == 2
     store.set_day_offset_minutes(60)  # activity on local Jan 4 and Jan 5
     assert planner.streak() == 2
-    clock.current = datetime(2026, 1, 6, 12, 0, tzinfo=timezone.utc)
+    clock.current = datetime(2026, 1, 6, 12, 0, tzinfo=UTC)
     assert planner.streak() == 2
     store.set_day_offset_minutes(0)
     assert planner.streak() == 0
@@ -148,8 +154,15 @@ def test_catalog_introduces_easy_drills_first() -> None:
         return SimpleNamespace(id=id_, title=id_, difficulty=difficulty, target_seconds=target)
 
     library = SimpleNamespace(
-        drills={d.id: d for d in [drill("full", "hard", 1800), drill("train", "medium", 900),
-                                  drill("b2u", "easy", 480), drill("encode", "medium", 600)]},
+        drills={
+            d.id: d
+            for d in [
+                drill("full", "hard", 1800),
+                drill("train", "medium", 900),
+                drill("b2u", "easy", 480),
+                drill("encode", "medium", 600),
+            ]
+        },
         decks={},
     )
     assert list(catalog_from_library(library).drill_ids) == ["b2u", "encode", "train", "full"]

@@ -11,16 +11,16 @@ from tokdrill.scheduling.ratings import EASY_FRACTION, drill_rating
 @pytest.mark.parametrize(
     ("passed", "seconds", "target", "expected"),
     [
-        (False, 10.0, 600, Rating.Again),       # fast but failed
+        (False, 10.0, 600, Rating.Again),  # fast but failed
         (False, 9999.0, 600, Rating.Again),
-        (True, 600.0001, 600, Rating.Hard),     # just over target
+        (True, 600.0001, 600, Rating.Hard),  # just over target
         (True, 601.0, 600, Rating.Hard),
-        (True, 600.0, 600, Rating.Good),        # exactly the target is within it
-        (True, 360.0001, 600, Rating.Good),     # just above 60 %
-        (True, 360.0, 600, Rating.Easy),        # exactly 60 % of target
+        (True, 600.0, 600, Rating.Good),  # exactly the target is within it
+        (True, 360.0001, 600, Rating.Good),  # just above 60 %
+        (True, 360.0, 600, Rating.Easy),  # exactly 60 % of target
         (True, 359.9, 600, Rating.Easy),
         (True, 0.0, 600, Rating.Easy),
-        (True, 0.6 * 900, 900, Rating.Easy),    # float arithmetic at the boundary
+        (True, 0.6 * 900, 900, Rating.Easy),  # float arithmetic at the boundary
         (True, 540.0000001, 900, Rating.Good),
     ],
 )

@@ -3,7 +3,7 @@ the overall figure and the weakest items."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from fsrs import Card, Rating, Scheduler
@@ -15,7 +15,7 @@ from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.planner import Planner
 
 INTERVIEW = date(2026, 1, 15)
-INTERVIEW_START = datetime(2026, 1, 15, tzinfo=timezone.utc)
+INTERVIEW_START = datetime(2026, 1, 15, tzinfo=UTC)
 
 
 def _fsrs_recall(scheduler: Scheduler, ratings: list[tuple[datetime, Rating]]) -> float:
@@ -77,9 +77,11 @@ def test_readiness_json_shape(planner: Planner, store: Store, catalog: Catalog) 
     assert set(doc["decks"]) == {"bpe", "wp"} and len(doc["weakest"]) == 5
 
 
-def test_no_readiness_once_the_interview_day_has_passed(planner: Planner, store: Store, clock: FixedClock, catalog: Catalog) -> None:
+def test_no_readiness_once_the_interview_day_has_passed(
+    planner: Planner, store: Store, clock: FixedClock, catalog: Catalog
+) -> None:
     store.set_interview_date(date(2026, 1, 6))
-    clock.current = datetime(2026, 1, 6, 23, 0, tzinfo=timezone.utc)
+    clock.current = datetime(2026, 1, 6, 23, 0, tzinfo=UTC)
     assert planner.readiness(catalog).days_left == 0
     clock.advance(hours=2)
     assert planner.readiness(catalog) is None

@@ -14,6 +14,7 @@ from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.backend import Backend
 
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     """Run ``async def`` tests in a fresh event loop (no async plugin needed)."""

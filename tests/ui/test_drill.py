@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from ui_helpers import SIZE, submit
 
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
@@ -12,8 +13,6 @@ from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen
 from tokdrill.ui.widgets.code_editor import CodeEditor
 from tokdrill.ui.widgets.timer import DrillTimer
-
-from ui_helpers import SIZE, submit
 
 DRILL = "bytes-to-unicode"
 
@@ -30,7 +29,9 @@ async def open_drill(app: TokdrillApp, pilot, mode_key: str) -> DrillScreen:  # 
     return screen
 
 
-async def test_retype_wrong_then_right_records_one_passing_attempt(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
+async def test_retype_wrong_then_right_records_one_passing_attempt(
+    app: TokdrillApp, backend: Backend, clock: FixedClock
+) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(app, pilot, "r")
         assert screen.mode == "retype" and screen.drill.id == DRILL
@@ -72,7 +73,9 @@ async def test_retype_wrong_then_right_records_one_passing_attempt(app: Tokdrill
         assert backend.draft(DRILL, "retype") is None
 
 
-async def test_second_pass_reports_personal_best_and_diff(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
+async def test_second_pass_reports_personal_best_and_diff(
+    app: TokdrillApp, backend: Backend, clock: FixedClock
+) -> None:
     async with app.run_test(size=SIZE) as pilot:
         app.start_drill(DRILL, "recall")
         await pilot.pause()

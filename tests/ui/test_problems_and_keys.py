@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static, TextArea
+from ui_helpers import SIZE
 
 from tokdrill.clock import FixedClock
 from tokdrill.ui import keymap
@@ -14,7 +15,6 @@ from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.backend import Backend
 from tokdrill.ui.screens.dialogs import Problems
 from tokdrill.ui.screens.home import HomeScreen
-from ui_helpers import SIZE
 
 
 def _keys(bindings: list) -> set[str]:  # type: ignore[type-arg]

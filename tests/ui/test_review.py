@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from textual.widgets import Markdown, TextArea
+from ui_helpers import SIZE
 
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.backend import Backend
 from tokdrill.ui.screens.review import ReviewScreen
-from ui_helpers import SIZE
 
 
 async def test_review_reveal_and_rate_records_reviews(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:

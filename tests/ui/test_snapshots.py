@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Markdown
+from ui_helpers import SIZE
 
 from tokdrill.clock import FixedClock
 from tokdrill.grading.verdict import TestResult, Verdict
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.backend import Backend
-from ui_helpers import SIZE
 
 
 def snapshot_app(history: bool = False) -> TokdrillApp:
@@ -27,8 +27,16 @@ def snapshot_app(history: bool = False) -> TokdrillApp:
         drill = backend.library.drill("bytes-to-unicode")
         verdict = Verdict(drill.id, True, (TestResult("test_bytes_to_unicode.py::test_table", "passed"),), 0.05)
         for seconds in (420.0, 350.0, 300.0):
-            backend.record_attempt(drill, "retype", started_at=clock.now(), active_seconds=seconds, verdict=verdict,
-                                   submissions=1, keystrokes=600, retype_accuracy=0.98)
+            backend.record_attempt(
+                drill,
+                "retype",
+                started_at=clock.now(),
+                active_seconds=seconds,
+                verdict=verdict,
+                submissions=1,
+                keystrokes=600,
+                retype_accuracy=0.98,
+            )
             clock.advance(days=1)
         for card, rating in zip(backend.review_queue(), (3, 3, 4, 1, 3, 2)):
             backend.rate_card(card, rating, 9.0)

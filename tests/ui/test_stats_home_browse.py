@@ -7,6 +7,7 @@ from datetime import date
 
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Static
+from ui_helpers import SIZE, submit
 
 from tokdrill.clock import FixedClock
 from tokdrill.progress.stats import compute_stats
@@ -19,7 +20,6 @@ from tokdrill.ui.screens.help import HelpScreen, bindings_table
 from tokdrill.ui.screens.home import HomeScreen
 from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.screens.stats import StatsScreen
-from ui_helpers import SIZE, submit
 
 
 async def test_first_run_explains_itself_and_offers_the_first_drill(app: TokdrillApp) -> None:
@@ -34,7 +34,9 @@ async def test_first_run_explains_itself_and_offers_the_first_drill(app: Tokdril
         assert isinstance(app.screen, ModeChoice) and app.screen.drill.id == "bytes-to-unicode"
 
 
-async def test_stats_and_today_reflect_an_attempt_and_reviews(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
+async def test_stats_and_today_reflect_an_attempt_and_reviews(
+    app: TokdrillApp, backend: Backend, clock: FixedClock
+) -> None:
     async with app.run_test(size=SIZE) as pilot:
         app.start_drill("bytes-to-unicode", "retype")
         await pilot.pause()

@@ -42,19 +42,47 @@ def figures(quick: bool) -> list[Figure]:
                 # with them added rather than time a failing run, and say so in the figure's name.
                 source = sources[drill.id] = _reference_imports(drill.symbols) + source
                 verdict = grader.grade(drill, source)
-                note = " (module imports added)" if verdict.passed else f" [reference text did not pass: {_why(verdict)}]"
+                note = (
+                    " (module imports added)" if verdict.passed else f" [reference text did not pass: {_why(verdict)}]"
+                )
             grader.preload([drill])  # standby for this drill, as the app has when a drill is open
             samples = _warm_samples(grader, drill, source, warm_runs)
             p50, p95 = percentile(samples, 50), percentile(samples, 95)
-            out.append(Figure(f"grading: warm verdict p50, {drill.id}{note}", p50, "ms", f"<= {WARM_P50_MS:g} ms",
-                              p50 <= WARM_P50_MS and "did not pass" not in note, bare[drill.id], "bare python -m pytest -q"))
-            out.append(Figure(f"grading: warm verdict p95, {drill.id}{note}", p95, "ms", f"<= {WARM_P95_MS:g} ms",
-                              p95 <= WARM_P95_MS and "did not pass" not in note, bare[drill.id], "bare python -m pytest -q"))
+            out.append(
+                Figure(
+                    f"grading: warm verdict p50, {drill.id}{note}",
+                    p50,
+                    "ms",
+                    f"<= {WARM_P50_MS:g} ms",
+                    p50 <= WARM_P50_MS and "did not pass" not in note,
+                    bare[drill.id],
+                    "bare python -m pytest -q",
+                )
+            )
+            out.append(
+                Figure(
+                    f"grading: warm verdict p95, {drill.id}{note}",
+                    p95,
+                    "ms",
+                    f"<= {WARM_P95_MS:g} ms",
+                    p95 <= WARM_P95_MS and "did not pass" not in note,
+                    bare[drill.id],
+                    "bare python -m pytest -q",
+                )
+            )
             floor = _floor_ms(drill, source, max(5, warm_runs // 3))
             if floor is not None:
-                out.append(Figure(f"grading: sandbox overhead p50, {drill.id}", p50 - floor, "ms",
-                                  f"<= {OVERHEAD_MS:g} ms", p50 - floor <= OVERHEAD_MS, floor,
-                                  "the same tests run in a plain fork, no sandbox"))
+                out.append(
+                    Figure(
+                        f"grading: sandbox overhead p50, {drill.id}",
+                        p50 - floor,
+                        "ms",
+                        f"<= {OVERHEAD_MS:g} ms",
+                        p50 - floor <= OVERHEAD_MS,
+                        floor,
+                        "the same tests run in a plain fork, no sandbox",
+                    )
+                )
     cold_drills = drills[:1] if quick else drills
     for drill in cold_drills:
         with tempfile.TemporaryDirectory() as tmp:
@@ -63,13 +91,31 @@ def figures(quick: bool) -> list[Figure]:
             argv = [PYTHON, "-m", "tokdrill", "check", drill.id, str(path)]
             cold = median(time_command(argv, cold_runs, warmup=1, env=_env(project))) * 1000
         ratio = cold / bare[drill.id]
-        out.append(Figure(f"grading: cold tokdrill check, {drill.id}", cold, "ms", f"<= {COLD_RATIO:g}x",
-                          ratio <= COLD_RATIO, bare[drill.id], "bare python -m pytest -q"))
+        out.append(
+            Figure(
+                f"grading: cold tokdrill check, {drill.id}",
+                cold,
+                "ms",
+                f"<= {COLD_RATIO:g}x",
+                ratio <= COLD_RATIO,
+                bare[drill.id],
+                "bare python -m pytest -q",
+            )
+        )
         no_autoload = median(_bare_pytest(drill, cold_runs, project, autoload=False)) * 1000
         # A stricter baseline than the issue's, shown for information: a sandboxed run of the same
         # tests costs about what a plugin-free pytest run costs (the sandbox is not free).
-        out.append(Figure(f"grading: cold tokdrill check vs pytest without plugin autoload, {drill.id}", cold, "ms",
-                          "information", True, no_autoload, "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 pytest -q"))
+        out.append(
+            Figure(
+                f"grading: cold tokdrill check vs pytest without plugin autoload, {drill.id}",
+                cold,
+                "ms",
+                "information",
+                True,
+                no_autoload,
+                "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 pytest -q",
+            )
+        )
     return out
 
 

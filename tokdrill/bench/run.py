@@ -31,7 +31,7 @@ def run_groups(names: Sequence[str], quick: bool, log: TextIO = sys.stderr) -> t
         try:
             module = importlib.import_module(GROUPS[name])
             figures.extend(module.figures(quick))
-        except Exception as exc:  # a broken benchmark must not hide the others' figures
+        except Exception as exc:  # noqa: BLE001 - a broken benchmark must not hide the others' figures
             problems.append(f"{name}: {type(exc).__name__}: {exc}")
         print(f"bench: {name} done in {time.perf_counter() - started:.1f} s", file=log, flush=True)
     return figures, problems

@@ -12,7 +12,7 @@ import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from tokdrill.bench.figures import PYTHON, Figure, command_env, interleaved, median, time_call
@@ -23,7 +23,7 @@ from tokdrill.scheduling.catalog import Catalog
 
 ROWS = 100_000
 STATS_GOAL_MS = 100.0
-NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def synthetic_catalog(drills: int = 20, decks: int = 10, cards_per_deck: int = 30) -> Catalog:
@@ -34,8 +34,16 @@ def synthetic_catalog(drills: int = 20, decks: int = 10, cards_per_deck: int = 3
     )
 
 
-def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, reviews: int = ROWS,
-                      days: int = 365, seed: int = 7, now: datetime = NOW, interview: date | None = None) -> None:
+def generate_database(
+    path: Path,
+    catalog: Catalog,
+    attempts: int = ROWS,
+    reviews: int = ROWS,
+    days: int = 365,
+    seed: int = 7,
+    now: datetime = NOW,
+    interview: date | None = None,
+) -> None:
     """Fill a new database with ``attempts`` attempts and ``reviews`` reviews spread over the
     ``days`` before ``now``, plus a scheduler state per item and an interview date (default: 20
     days after ``now``).
@@ -65,17 +73,33 @@ def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, review
             target = targets[k]
             ended = span * i / attempts
             secs = target * (0.4 + 1.2 * uniform())
-            yield (drill_ids[k], "retype" if uniform() < 0.5 else "recall", iso(ended - secs), iso(ended), secs,
-                   target, int(uniform() < 0.7), 1 + int(uniform() * 5), tests, 100 + int(uniform() * 2901),
-                   0.8 + 0.2 * uniform())
+            yield (
+                drill_ids[k],
+                "retype" if uniform() < 0.5 else "recall",
+                iso(ended - secs),
+                iso(ended),
+                secs,
+                target,
+                int(uniform() < 0.7),
+                1 + int(uniform() * 5),
+                tests,
+                100 + int(uniform() * 2901),
+                0.8 + 0.2 * uniform(),
+            )
 
     state_text = json.dumps(from_fsrs(new_card("x", start)), sort_keys=True)
     ratings = (1, 2, 3, 3, 3, 4)
 
     def review_rows() -> Iterator[tuple[object, ...]]:
         for i in range(reviews):
-            yield (card_ids[i % len(card_ids)], ratings[int(uniform() * 6)], 2 + 38 * uniform(),
-                   iso(span * i / reviews), state_text, state_text)
+            yield (
+                card_ids[i % len(card_ids)],
+                ratings[int(uniform() * 6)],
+                2 + 38 * uniform(),
+                iso(span * i / reviews),
+                state_text,
+                state_text,
+            )
 
     with Store.open(path, clock=FixedClock(now)) as store:  # the real schema, migrations and settings
         store.set_interview_date(interview or (now + timedelta(days=20)).date())
@@ -94,10 +118,14 @@ def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, review
             conn.execute(f'DROP INDEX "{name}"')
         conn.executemany(
             "INSERT INTO attempts (drill_id, mode, started_at, ended_at, active_seconds, target_seconds, passed, "
-            "submissions, tests, keystrokes, retype_accuracy) VALUES (?,?,?,?,?,?,?,?,?,?,?)", attempt_rows())
+            "submissions, tests, keystrokes, retype_accuracy) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            attempt_rows(),
+        )
         conn.executemany(
             "INSERT INTO reviews (card_id, rating, answer_seconds, reviewed_at, state_before, state_after) "
-            "VALUES (?,?,?,?,?,?)", review_rows())
+            "VALUES (?,?,?,?,?,?)",
+            review_rows(),
+        )
         for _name, sql in indexes:
             conn.execute(sql)
         for kind, ids, scheduler in (("card", card_ids, card_scheduler()), ("drill", drill_ids, drill_scheduler())):
@@ -111,8 +139,16 @@ def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, review
                         break
                 conn.execute(
                     "INSERT INTO schedule VALUES (?,?,?,?,?,?,?)",
-                    (kind, item_id, json.dumps(from_fsrs(card), sort_keys=True), to_iso(card.due),
-                     to_iso(card.last_review), to_iso(now - timedelta(days=40)), 3))
+                    (
+                        kind,
+                        item_id,
+                        json.dumps(from_fsrs(card), sort_keys=True),
+                        to_iso(card.due),
+                        to_iso(card.last_review),
+                        to_iso(now - timedelta(days=40)),
+                        3,
+                    ),
+                )
         conn.execute("COMMIT")
         conn.execute("PRAGMA journal_mode = WAL")
     finally:
@@ -122,7 +158,7 @@ def generate_database(path: Path, catalog: Catalog, attempts: int = ROWS, review
 def _iso_maker(start: datetime) -> Callable[[float], str]:
     """``offset seconds -> stored timestamp text`` for ``start + offset``, in ``to_iso``'s format,
     without building a datetime per row (the date part comes from a per-day table)."""
-    base = start.astimezone(timezone.utc)
+    base = start.astimezone(UTC)
     origin = base.replace(hour=0, minute=0, second=0, microsecond=0)
     lead = (base - origin).total_seconds()
     days: dict[int, str] = {}
@@ -147,7 +183,7 @@ def _catalog() -> Catalog:
         from tokdrill.scheduling.catalog import catalog_from_library
 
         catalog = catalog_from_library(load_library([]))
-    except Exception:  # content unavailable: measure on made-up ids
+    except Exception:  # noqa: BLE001 - content unavailable: measure on made-up ids
         return synthetic_catalog()
     return catalog if catalog.drill_ids and catalog.card_ids else synthetic_catalog()
 
@@ -165,7 +201,7 @@ def figures(quick: bool) -> list[Figure]:
         db = folder / "progress.sqlite3"
         # The interview lies ahead both for the fixed clock and for the command's real clock, so
         # both compute readiness (with FSRS), as a user preparing for one sees.
-        generate_database(db, catalog, interview=(max(NOW, datetime.now(timezone.utc)) + timedelta(days=20)).date())
+        generate_database(db, catalog, interview=(max(NOW, datetime.now(UTC)) + timedelta(days=20)).date())
         clock = FixedClock(NOW)
 
         def in_process() -> None:

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 MESSAGE_LINES = 12  # lines of each failure message shown in the human output
 WATCH_POLL_SECONDS = 0.25

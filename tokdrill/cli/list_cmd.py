@@ -77,6 +77,5 @@ def _table(library: Library) -> str:
     lines.append("")
     lines.append(f"Decks ({len(library.decks)}, {cards} cards)")
     width = max((len(k.id) for k in library.decks.values()), default=0)
-    for k in library.decks.values():
-        lines.append(f"  {k.id:<{width}}  {len(k.cards):>4} cards  {k.title}")
+    lines.extend(f"  {k.id:<{width}}  {len(k.cards):>4} cards  {k.title}" for k in library.decks.values())
     return "\n".join(lines)

@@ -30,8 +30,9 @@ def load_catalog(args: argparse.Namespace) -> Any:
         check_symbols=False,  # stats needs ids, titles and targets; importing the reference costs ~30 ms
     )
     if library.errors:
-        print(f"warning: {len(library.errors)} content problem(s); run `tokdrill validate` for details",
-              file=sys.stderr)
+        print(
+            f"warning: {len(library.errors)} content problem(s); run `tokdrill validate` for details", file=sys.stderr
+        )
     return catalog_from_library(library)
 
 

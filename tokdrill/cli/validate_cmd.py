@@ -14,7 +14,6 @@ import json
 import sys
 from pathlib import Path
 
-
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 

@@ -53,7 +53,14 @@ _SUBFOLDER = "content"
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 # Modules whose code shapes a cached FileResult: editing one (a dev checkout) invalidates the cache.
 _CODE_MODULES = (
-    "cache.py", "crossref.py", "decks.py", "drills.py", "fields.py", "model.py", "parsed.py", "reading.py",
+    "cache.py",
+    "crossref.py",
+    "decks.py",
+    "drills.py",
+    "fields.py",
+    "model.py",
+    "parsed.py",
+    "reading.py",
     "yamlfile.py",
 )
 
@@ -252,8 +259,6 @@ class ContentCache:
         for root in self._roots.values():
             if not root.dirty:
                 continue
-            entries = {
-                key: entry for key, entry in root.entries.items() if key in root.used or os.path.exists(key)
-            }
+            entries = {key: entry for key, entry in root.entries.items() if key in root.used or os.path.exists(key)}
             write_cache_file(root.file, entries)
             root.dirty = False

@@ -195,9 +195,10 @@ class Fields:
         values = self.items(key, required=required, allow_empty=allow_empty)
         if values is None:
             return None
-        if all(v.__class__ is str and v and not v.isspace() for v in values):
-            if not unique or len(set(values)) == len(values):
-                return tuple(values)
+        if all(v.__class__ is str and v and not v.isspace() for v in values) and (
+            not unique or len(set(values)) == len(values)
+        ):
+            return tuple(values)
         result: list[str] = []
         seen: dict[str, int] = {}
         good = True

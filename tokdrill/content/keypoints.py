@@ -15,8 +15,47 @@ from dataclasses import dataclass
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _DIGIT_GROUPS = re.compile(r"(?<=\d)[,_](?=\d{3})")  # "2,500" reads as "2500"
 _STOPWORDS = frozenset(
-    "a an the of to in on for and or is are be by as at it its with from that this than then "
-    "into per vs via not no what which how why when where who do does".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "and",
+        "or",
+        "is",
+        "are",
+        "be",
+        "by",
+        "as",
+        "at",
+        "it",
+        "its",
+        "with",
+        "from",
+        "that",
+        "this",
+        "than",
+        "then",
+        "into",
+        "per",
+        "vs",
+        "via",
+        "not",
+        "no",
+        "what",
+        "which",
+        "how",
+        "why",
+        "when",
+        "where",
+        "who",
+        "do",
+        "does",
+    ]
 )
 _SUFFIXES = ("ing", "ed", "es", "s")
 COVERAGE_THRESHOLD = 0.6

@@ -22,7 +22,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from types import ModuleType
 
@@ -41,13 +41,13 @@ class _Parsed:
     tree: ast.Module
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parse(path: str) -> _Parsed:
     text = Path(path).read_text(encoding="utf-8")
     return _Parsed(tuple(text.splitlines()), ast.parse(text, filename=path))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _import(package: str) -> ModuleType:
     try:
         return importlib.import_module(package)
@@ -175,7 +175,7 @@ def _defining_class(cls: type, method: str) -> type | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _snippet(package: str, symbol: str) -> tuple[str, str, Path]:
     """``(block key, text, file)`` for one symbol: a top-level definition, or one method's text."""
     module, value = _resolve(package, symbol)

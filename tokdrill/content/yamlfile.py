@@ -86,7 +86,7 @@ class YamlMap(dict[str, Any]):
     non-string key): the item it holds must not be used.
     """
 
-    __slots__ = ("line", "key_lines", "value_lines", "broken")
+    __slots__ = ("broken", "key_lines", "line", "value_lines")
 
     def __init__(self, line: int) -> None:
         super().__init__()
@@ -99,7 +99,7 @@ class YamlMap(dict[str, Any]):
 class YamlList(list[Any]):
     """A sequence from the file: ``line`` is where it starts, ``item_lines`` per item."""
 
-    __slots__ = ("line", "item_lines")
+    __slots__ = ("item_lines", "line")
 
     def __init__(self, line: int) -> None:
         super().__init__()
@@ -154,9 +154,7 @@ class _Walker:
                     continue
                 entry = key_node.value
                 if entry in mapping:
-                    self.error(
-                        key_line, _join(field, entry), f"duplicate key (first given on line {key_lines[entry]})"
-                    )
+                    self.error(key_line, _join(field, entry), f"duplicate key (first given on line {key_lines[entry]})")
                     mapping.broken = True
                     continue
                 if value_node.__class__ is ScalarNode and value_node.tag == _STR:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from tokdrill.grading.api import WarmGrader, grade
     from tokdrill.grading.limits import Limits
 
-__all__ = ["grade", "WarmGrader", "Limits"]
+__all__ = ["Limits", "WarmGrader", "grade"]
 
 
 def __getattr__(name: str) -> Any:

@@ -9,7 +9,7 @@ from tokdrill.grading.limits import Limits
 from tokdrill.grading.verdict import Verdict
 from tokdrill.grading.warm import WarmGrader
 
-__all__ = ["grade", "WarmGrader", "Limits"]
+__all__ = ["Limits", "WarmGrader", "grade"]
 
 _local = None
 

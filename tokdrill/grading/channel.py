@@ -13,7 +13,6 @@ import os
 import secrets
 from dataclasses import dataclass, field
 
-
 # Bound now, before any submission runs: patching ``json.dumps`` later does not reach the reports.
 _encode = json.JSONEncoder(ensure_ascii=True).encode
 _write = os.write

@@ -50,9 +50,13 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
             names = message.get("messages") or []
             problems.append("missing from your code: " + "; ".join(str(n) for n in names))  # type: ignore[union-attr]
         elif kind == "internal" and user_code:
-            problems.append(f"the grading harness failed while your code ran (did your code change it?):\n{message.get('message', '')}")
+            problems.append(
+                f"the grading harness failed while your code ran (did your code change it?):\n{message.get('message', '')}"
+            )
         elif kind == "internal":
-            return _internal(drill_id, record, protections, "the grader failed inside tokdrill:\n" + str(message.get("message", "")))
+            return _internal(
+                drill_id, record, protections, "the grader failed inside tokdrill:\n" + str(message.get("message", ""))
+            )
 
     ended = _how_it_ended(record, running, done or bool(problems))
     if record.supervisor_lost:
@@ -72,7 +76,9 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
             tests.append(results[name])
         elif name == running:
             outcome: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
-            tests.append(TestResult(name, outcome, f"this test was running when the run ended: {ended or 'no result reported'}"))
+            tests.append(
+                TestResult(name, outcome, f"this test was running when the run ended: {ended or 'no result reported'}")
+            )
         else:
             tests.append(TestResult(name, "error", not_run if problems else "no result reported for this test"))
     if not tests_started and not problems:

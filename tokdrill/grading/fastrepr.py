@@ -77,4 +77,3 @@ def install() -> None:
     code_module.getstatementrange_ast = getstatementrange_ast
     source_module.getstatementrange_ast = getstatementrange_ast
     _installed = True
-

@@ -84,8 +84,12 @@ def _redirect_stdio(output_fd: int) -> None:
     os.dup2(output_fd, 2)
     os.close(output_fd)
     sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
-    sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="replace", write_through=True)
-    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="replace", write_through=True)
+    sys.stdout = io.TextIOWrapper(
+        io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="replace", write_through=True
+    )
+    sys.stderr = io.TextIOWrapper(
+        io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="replace", write_through=True
+    )
     sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]
     faulthandler.enable(file=sys.stderr, all_threads=False)
 
@@ -112,13 +116,24 @@ def _lock_down(prepared: PreparedDrill, plan: ChildPlan) -> list[str]:
             pass
         try:
             for folder in hidden_dirs(prepared.spec):
-                isolation.mount("tmpfs", folder, "tmpfs", isolation.MS_RDONLY | isolation.MS_NOSUID | isolation.MS_NODEV, "size=4k,mode=555")
+                isolation.mount(
+                    "tmpfs",
+                    folder,
+                    "tmpfs",
+                    isolation.MS_RDONLY | isolation.MS_NOSUID | isolation.MS_NODEV,
+                    "size=4k,mode=555",
+                )
             active.append("hidden tests unmounted")
         except OSError:
             pass
         try:
-            isolation.mount("tmpfs", "/tmp", "tmpfs", isolation.MS_NOSUID | isolation.MS_NODEV,
-                            f"size={plan.limits.tmp_bytes},mode=1777")
+            isolation.mount(
+                "tmpfs",
+                "/tmp",
+                "tmpfs",
+                isolation.MS_NOSUID | isolation.MS_NODEV,
+                f"size={plan.limits.tmp_bytes},mode=1777",
+            )
             active.append(f"private /tmp ({plan.limits.tmp_bytes >> 20} MiB tmpfs)")
             scratch = SCRATCH
             os.makedirs(scratch, mode=0o700)
@@ -169,7 +184,9 @@ def _lock_down(prepared: PreparedDrill, plan: ChildPlan) -> list[str]:
         isolation.no_new_privs()
         active.append("no_new_privs")
         isolation.apply_seccomp()
-        active.append("seccomp: " + str(len(isolation.SECCOMP_DENY) + 1) + " syscalls denied (ptrace, mount, unshare, bpf, ...)")
+        active.append(
+            "seccomp: " + str(len(isolation.SECCOMP_DENY) + 1) + " syscalls denied (ptrace, mount, unshare, bpf, ...)"
+        )
     except OSError:
         pass
     if not any(p.startswith(("read-only filesystem", "unprivileged uid")) for p in active):

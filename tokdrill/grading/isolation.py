@@ -169,7 +169,7 @@ def apply_rlimits(limits: Limits) -> list[str]:
 
     def setlimit(which: int, value: int, name: str) -> None:
         try:
-            soft, hard = resource.getrlimit(which)
+            _soft, hard = resource.getrlimit(which)
             if hard != resource.RLIM_INFINITY and value > hard:
                 value = hard
             resource.setrlimit(which, (value, value))
@@ -230,15 +230,48 @@ def reopen_closed_folders(plan: dict[str, list[str]], staging: str) -> None:
 # Syscalls a submission never needs; with seccomp they fail with EPERM (clone3 with ENOSYS, so
 # the C library falls back to plain clone). Defence in depth: most already need capabilities.
 SECCOMP_DENY = (
-    "ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2", "pivot_root", "chroot",
-    "unshare", "setns", "mount_setattr", "move_mount", "open_tree", "fsopen", "fsmount", "fspick",
-    "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
-    "keyctl", "add_key", "request_key", "kexec_load", "kexec_file_load", "init_module",
-    "finit_module", "delete_module", "reboot", "swapon", "swapoff", "acct", "syslog",
-    "open_by_handle_at", "name_to_handle_at", "fanotify_init", "quotactl", "personality",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "mount_setattr",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsmount",
+    "fspick",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "acct",
+    "syslog",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "fanotify_init",
+    "quotactl",
+    "personality",
 )
 _SCMP_ACT_ALLOW = 0x7FFF0000
-_seccomp: ctypes.CDLL | None | bool = None
+_seccomp: ctypes.CDLL | bool | None = None
 
 
 def _scmp_errno(err: int) -> int:

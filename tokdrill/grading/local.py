@@ -95,12 +95,17 @@ class LocalGrader:
         except PreparationError as exc:
             return internal_error(spec.id, (), str(exc), time.perf_counter() - start)
         except Exception as exc:  # noqa: BLE001 - a broken hidden test or reference is ours to own
-            return internal_error(spec.id, (), f"preparing the hidden tests failed: {type(exc).__name__}: {exc}",
-                                  time.perf_counter() - start)
+            return internal_error(
+                spec.id,
+                (),
+                f"preparing the hidden tests failed: {type(exc).__name__}: {exc}",
+                time.perf_counter() - start,
+            )
         try:
             standby = self._take_standby(spec, limits) or Standby(prepared, limits)
             record = standby.run(source)
         except OSError as exc:
-            return internal_error(spec.id, prepared.expected, f"could not start the sandbox: {exc}",
-                                  time.perf_counter() - start)
+            return internal_error(
+                spec.id, prepared.expected, f"could not start the sandbox: {exc}", time.perf_counter() - start
+            )
         return decide(spec.id, record)

@@ -44,22 +44,33 @@ def session_args(files: Sequence[str]) -> list[str]:
     rootdir = os.path.commonpath([str(Path(f).parent) for f in files]) if files else os.getcwd()
     return [
         *files,
-        "-c", os.devnull,  # no ini file: nothing of the project's pytest set-up applies
+        "-c",
+        os.devnull,  # no ini file: nothing of the project's pytest set-up applies
         "-q",
-        "-p", "no:cacheprovider",
-        "-p", "no:stepwise",
-        "-p", "no:faulthandler",  # the harness enables faulthandler on the submission's stderr
-        "-p", "no:randomly",
-        "-p", "no:logging",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:stepwise",
+        "-p",
+        "no:faulthandler",  # the harness enables faulthandler on the submission's stderr
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:logging",
         # Plugins grading never needs; blocking them also skips importing them (cold start).
         *[arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")],
         "-s",
         "--import-mode=importlib",
-        "-o", "addopts=",
-        "-o", "python_files=test_*.py",
-        "--rootdir", rootdir,
-        "--confcutdir", rootdir,  # only the hidden folder's conftest, never the project's
-        "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        "-o",
+        "addopts=",
+        "-o",
+        "python_files=test_*.py",
+        "--rootdir",
+        rootdir,
+        "--confcutdir",
+        rootdir,  # only the hidden folder's conftest, never the project's
+        "-W",
+        "ignore::pytest.PytestAssertRewriteWarning",
     ]
 
 

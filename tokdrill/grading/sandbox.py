@@ -32,7 +32,11 @@ from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.prepared import PreparedDrill
 
 NAMESPACE_FLAGS = (
-    isolation.CLONE_NEWNS | isolation.CLONE_NEWPID | isolation.CLONE_NEWNET | isolation.CLONE_NEWIPC | isolation.CLONE_NEWUTS
+    isolation.CLONE_NEWNS
+    | isolation.CLONE_NEWPID
+    | isolation.CLONE_NEWNET
+    | isolation.CLONE_NEWIPC
+    | isolation.CLONE_NEWUTS
 )
 NAMESPACE_NAMES = ("mount", "pid", "network", "ipc", "uts")
 _probe: bool | None = None
@@ -189,7 +193,7 @@ class Standby:
                 os.close(fd)
             except OSError:
                 pass
-        self._fds = {k: -1 for k in self._fds}
+        self._fds = dict.fromkeys(self._fds, -1)
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
             self.scratch = ""
@@ -200,7 +204,7 @@ def _send_source(fd: int, data: bytes) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
 
@@ -303,7 +307,7 @@ def _child_waiter(child: int) -> int:
 def _write_line(fd: int, data: dict[str, object]) -> None:
     payload = (json.dumps(data) + "\n").encode()
     while payload:
-        payload = payload[os.write(fd, payload):]
+        payload = payload[os.write(fd, payload) :]
 
 
 def _watch(record: RunRecord, pid: int, out_r: int, res_r: int, status_r: int, ctrl_w: int, nonce: str) -> None:

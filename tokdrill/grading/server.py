@@ -32,7 +32,7 @@ def write_message(fd: int, message: dict[str, object]) -> None:
     body = json.dumps(message).encode()
     data = HEADER.pack(len(body)) + body
     while data:
-        data = data[os.write(fd, data):]
+        data = data[os.write(fd, data) :]
 
 
 def _read_exact(fd: int, size: int) -> bytes | None:

@@ -36,5 +36,3 @@ class DrillSpec:
 def test_name(nodeid: str) -> str:
     """The name users see for a node id: ``file::test`` without folders."""
     return nodeid.rsplit("/", 1)[-1]
-
-

@@ -83,7 +83,9 @@ class WarmGrader:
     def __enter__(self) -> WarmGrader:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
     def __del__(self) -> None:  # best effort; close() is the real way
@@ -182,4 +184,4 @@ def _internal(spec: DrillSpec, message: str, seconds: float) -> Verdict:
     return Verdict(spec.id, False, (), seconds, text, (), internal=True)
 
 
-__all__ = ["WarmGrader", "GraderUnavailable", "TestResult"]
+__all__ = ["GraderUnavailable", "TestResult", "WarmGrader"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # imported where used: reading stats does not need the grading package
@@ -24,7 +24,7 @@ def to_iso(moment: datetime) -> str:
     """Stored text form of an aware datetime (UTC, microseconds always present)."""
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"naive datetime {moment!r}: tokdrill stores aware UTC times only")
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def from_iso(text: str) -> datetime:
@@ -32,7 +32,7 @@ def from_iso(text: str) -> datetime:
     moment = datetime.fromisoformat(text)
     if moment.tzinfo is None:
         raise ValueError(f"timestamp {text!r} has no timezone")
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 def outcomes_to_json(tests: tuple[TestResult, ...]) -> str:

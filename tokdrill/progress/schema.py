@@ -61,10 +61,7 @@ def _v1(conn: sqlite3.Connection) -> None:
 
 def _v2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE attempts ADD COLUMN keystrokes INTEGER CHECK (keystrokes >= 0)")
-    conn.execute(
-        "ALTER TABLE attempts ADD COLUMN retype_accuracy REAL "
-        "CHECK (retype_accuracy BETWEEN 0 AND 1)"
-    )
+    conn.execute("ALTER TABLE attempts ADD COLUMN retype_accuracy REAL CHECK (retype_accuracy BETWEEN 0 AND 1)")
     conn.execute(
         """CREATE TABLE schedule (
             kind TEXT NOT NULL CHECK (kind IN ('card', 'drill')),

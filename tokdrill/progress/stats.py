@@ -74,19 +74,33 @@ class Stats:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``tokdrill stats --json`` document)."""
+
         def drill(d: DrillStats) -> dict[str, Any]:
             return {
-                "id": d.drill_id, "title": d.title, "target_seconds": d.target_seconds, "attempts": d.attempts,
-                "passes": d.passes, "best_seconds": d.best_seconds, "median_seconds": d.median_seconds,
-                "latest_seconds": d.latest_seconds, "latest_passed": d.latest_passed, "trend": list(d.trend),
-                "due": None if d.due is None else to_iso(d.due), "retired": d.retired,
+                "id": d.drill_id,
+                "title": d.title,
+                "target_seconds": d.target_seconds,
+                "attempts": d.attempts,
+                "passes": d.passes,
+                "best_seconds": d.best_seconds,
+                "median_seconds": d.median_seconds,
+                "latest_seconds": d.latest_seconds,
+                "latest_passed": d.latest_passed,
+                "trend": list(d.trend),
+                "due": None if d.due is None else to_iso(d.due),
+                "retired": d.retired,
             }
 
         def deck(d: DeckStats) -> dict[str, Any]:
             return {
-                "id": d.deck_id, "title": d.title, "cards_total": d.cards_total, "cards_seen": d.cards_seen,
-                "reviews": d.reviews, "retention": None if d.retention is None else round(d.retention, 4),
-                "due_now": d.due_now, "forecast": list(d.forecast),
+                "id": d.deck_id,
+                "title": d.title,
+                "cards_total": d.cards_total,
+                "cards_seen": d.cards_seen,
+                "reviews": d.reviews,
+                "retention": None if d.retention is None else round(d.retention, 4),
+                "due_now": d.due_now,
+                "forecast": list(d.forecast),
             }
 
         return {
@@ -164,30 +178,39 @@ def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Sta
             ).fetchone()[0]
             latest = conn.execute(
                 "SELECT active_seconds, passed, target_seconds FROM attempts WHERE drill_id = ? "
-                "ORDER BY ended_at DESC, id DESC LIMIT 1", (drill_id,)
+                "ORDER BY ended_at DESC, id DESC LIMIT 1",
+                (drill_id,),
             ).fetchone()
-            trend = [r[0] for r in conn.execute(
-                "SELECT active_seconds FROM attempts WHERE drill_id = ? AND passed = 1 "
-                "ORDER BY ended_at DESC, id DESC LIMIT ?", (drill_id, TREND_LENGTH)
-            )]
+            trend = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT active_seconds FROM attempts WHERE drill_id = ? AND passed = 1 "
+                    "ORDER BY ended_at DESC, id DESC LIMIT ?",
+                    (drill_id, TREND_LENGTH),
+                )
+            ]
             if latest is not None:
                 latest_map[drill_id] = (float(latest[0]), bool(latest[1]))
             retired = drill_id not in known_drills
             state = drill_states.get(drill_id)
-            drills.append(DrillStats(
-                drill_id=drill_id,
-                title=titles.get(drill_id, drill_id),
-                target_seconds=int(catalog.drill_targets[drill_id] if not retired else (latest[2] if latest else 0)),
-                attempts=count,
-                passes=passes,
-                best_seconds=best,
-                median_seconds=_median(conn, drill_id, passes),
-                latest_seconds=None if latest is None else float(latest[0]),
-                latest_passed=None if latest is None else bool(latest[1]),
-                trend=tuple(reversed(trend)),
-                due=None if state is None else effective_due(state, interview, cal),
-                retired=retired,
-            ))
+            drills.append(
+                DrillStats(
+                    drill_id=drill_id,
+                    title=titles.get(drill_id, drill_id),
+                    target_seconds=int(
+                        catalog.drill_targets[drill_id] if not retired else (latest[2] if latest else 0)
+                    ),
+                    attempts=count,
+                    passes=passes,
+                    best_seconds=best,
+                    median_seconds=_median(conn, drill_id, passes),
+                    latest_seconds=None if latest is None else float(latest[0]),
+                    latest_passed=None if latest is None else bool(latest[1]),
+                    trend=tuple(reversed(trend)),
+                    due=None if state is None else effective_due(state, interview, cal),
+                    retired=retired,
+                )
+            )
 
         decks = []
         due_cards = 0
@@ -197,16 +220,18 @@ def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Sta
             good = sum(card_agg[c][1] for c in card_ids if c in card_agg)
             due_now = sum(1 for c in seen if effective_due(card_states[c], interview, cal) <= now)
             due_cards += due_now
-            decks.append(DeckStats(
-                deck_id=deck_id,
-                title=titles.get(deck_id, deck_id),
-                cards_total=len(card_ids),
-                cards_seen=len(seen),
-                reviews=reviews,
-                retention=good / reviews if reviews else None,
-                due_now=due_now,
-                forecast=planner.due_days(card_states, card_ids),
-            ))
+            decks.append(
+                DeckStats(
+                    deck_id=deck_id,
+                    title=titles.get(deck_id, deck_id),
+                    cards_total=len(card_ids),
+                    cards_seen=len(seen),
+                    reviews=reviews,
+                    retention=good / reviews if reviews else None,
+                    due_now=due_now,
+                    forecast=planner.due_days(card_states, card_ids),
+                )
+            )
         known_cards = set(catalog.card_ids)
         retired_cards = sorted((set(card_agg) | set(card_states)) - known_cards)
         due_drills = sum(1 for d in drills if not d.retired and d.due is not None and d.due <= now)

@@ -82,18 +82,36 @@ def attempt_row(a: Attempt) -> tuple[Any, ...]:
     if a.mode not in MODES:
         raise ValueError(f"attempt mode must be one of {MODES}, got {a.mode!r}")
     return (
-        a.id, a.drill_id, a.mode, to_iso(a.started_at), to_iso(a.ended_at), float(a.active_seconds),
-        int(a.target_seconds), int(bool(a.passed)), int(a.submissions), outcomes_to_json(a.tests),
-        a.keystrokes, a.retype_accuracy,
+        a.id,
+        a.drill_id,
+        a.mode,
+        to_iso(a.started_at),
+        to_iso(a.ended_at),
+        float(a.active_seconds),
+        int(a.target_seconds),
+        int(bool(a.passed)),
+        int(a.submissions),
+        outcomes_to_json(a.tests),
+        a.keystrokes,
+        a.retype_accuracy,
     )
 
 
 def attempt_from_row(row: tuple[Any, ...]) -> Attempt:
     """An Attempt from a row selected with ATTEMPT_COLUMNS."""
     return Attempt(
-        id=row[0], drill_id=row[1], mode=row[2], started_at=from_iso(row[3]), ended_at=from_iso(row[4]),
-        active_seconds=row[5], target_seconds=row[6], passed=bool(row[7]), submissions=row[8],
-        tests=outcomes_from_json(row[9]), keystrokes=row[10], retype_accuracy=row[11],
+        id=row[0],
+        drill_id=row[1],
+        mode=row[2],
+        started_at=from_iso(row[3]),
+        ended_at=from_iso(row[4]),
+        active_seconds=row[5],
+        target_seconds=row[6],
+        passed=bool(row[7]),
+        submissions=row[8],
+        tests=outcomes_from_json(row[9]),
+        keystrokes=row[10],
+        retype_accuracy=row[11],
     )
 
 
@@ -103,7 +121,12 @@ def review_row(r: Review) -> tuple[Any, ...]:
         raise ValueError(f"rating must be 1..4, got {r.rating!r}")
     before = None if r.state_before is None else json.dumps(r.state_before, sort_keys=True)
     return (
-        r.id, r.card_id, int(r.rating), float(r.answer_seconds), to_iso(r.reviewed_at), before,
+        r.id,
+        r.card_id,
+        int(r.rating),
+        float(r.answer_seconds),
+        to_iso(r.reviewed_at),
+        before,
         json.dumps(r.state_after, sort_keys=True),
     )
 
@@ -111,8 +134,13 @@ def review_row(r: Review) -> tuple[Any, ...]:
 def review_from_row(row: tuple[Any, ...]) -> Review:
     """A Review from a row selected with REVIEW_COLUMNS."""
     return Review(
-        id=row[0], card_id=row[1], rating=row[2], answer_seconds=row[3], reviewed_at=from_iso(row[4]),
-        state_before=None if row[5] is None else json.loads(row[5]), state_after=json.loads(row[6]),
+        id=row[0],
+        card_id=row[1],
+        rating=row[2],
+        answer_seconds=row[3],
+        reviewed_at=from_iso(row[4]),
+        state_before=None if row[5] is None else json.loads(row[5]),
+        state_after=json.loads(row[6]),
     )
 
 
@@ -121,16 +149,26 @@ def state_row(s: ItemState) -> tuple[Any, ...]:
     if s.kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {s.kind!r}")
     return (
-        s.kind, s.item_id, json.dumps(s.state, sort_keys=True), to_iso(s.due),
-        None if s.last_review is None else to_iso(s.last_review), to_iso(s.first_seen), int(s.reps),
+        s.kind,
+        s.item_id,
+        json.dumps(s.state, sort_keys=True),
+        to_iso(s.due),
+        None if s.last_review is None else to_iso(s.last_review),
+        to_iso(s.first_seen),
+        int(s.reps),
     )
 
 
 def state_from_row(row: tuple[Any, ...]) -> ItemState:
     """An ItemState from a row selected with SCHEDULE_COLUMNS."""
     return ItemState(
-        kind=row[0], item_id=row[1], state=json.loads(row[2]), due=from_iso(row[3]),
-        last_review=None if row[4] is None else from_iso(row[4]), first_seen=from_iso(row[5]), reps=row[6],
+        kind=row[0],
+        item_id=row[1],
+        state=json.loads(row[2]),
+        due=from_iso(row[3]),
+        last_review=None if row[4] is None else from_iso(row[4]),
+        first_seen=from_iso(row[5]),
+        reps=row[6],
     )
 
 
@@ -233,7 +271,8 @@ class Store:
             if header != SQLITE_HEADER:
                 raise StoreError(
                     f"{path} is not a SQLite database (it may be damaged or another program's file)",
-                    path, backup_copy(path, clock.now()),
+                    path,
+                    backup_copy(path, clock.now()),
                 )
         try:
             conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
@@ -262,7 +301,8 @@ class Store:
             raise StoreError(
                 f"{self.path} is a SQLite database of another program, not tokdrill's progress "
                 "(choose another --data-dir or move the file)",
-                self.path, backup_copy(self.path, self.clock.now()),
+                self.path,
+                backup_copy(self.path, self.clock.now()),
             )
         if version > SCHEMA_VERSION:
             raise StoreError(
@@ -541,11 +581,17 @@ class Store:
         """Ids with stored history that are not among the current content's drill/card ids."""
         drills, cards = set(drill_ids), set(card_ids)
         with self.read() as conn:
-            stored_drills = {r[0] for r in conn.execute(
-                "SELECT drill_id FROM drill_totals UNION SELECT drill_id FROM drafts "
-                "UNION SELECT item_id FROM schedule WHERE kind = 'drill'"
-            )}
-            stored_cards = {r[0] for r in conn.execute(
-                "SELECT card_id FROM card_totals UNION SELECT item_id FROM schedule WHERE kind = 'card'"
-            )}
+            stored_drills = {
+                r[0]
+                for r in conn.execute(
+                    "SELECT drill_id FROM drill_totals UNION SELECT drill_id FROM drafts "
+                    "UNION SELECT item_id FROM schedule WHERE kind = 'drill'"
+                )
+            }
+            stored_cards = {
+                r[0]
+                for r in conn.execute(
+                    "SELECT card_id FROM card_totals UNION SELECT item_id FROM schedule WHERE kind = 'card'"
+                )
+            }
         return RetiredItems(tuple(sorted(stored_drills - drills)), tuple(sorted(stored_cards - cards)))

@@ -56,8 +56,19 @@ _JSON_COLUMNS = {"tests", "state", "state_before", "state_after"}
 _BOOL_COLUMNS = {"passed"}
 _TIME_COLUMNS = {"started_at", "ended_at", "reviewed_at", "due", "last_review", "first_seen", "saved_at"}
 CSV_COLUMNS = (
-    "id", "drill_id", "mode", "started_at", "ended_at", "active_seconds", "target_seconds", "passed",
-    "submissions", "tests_passed", "tests_total", "keystrokes", "retype_accuracy",
+    "id",
+    "drill_id",
+    "mode",
+    "started_at",
+    "ended_at",
+    "active_seconds",
+    "target_seconds",
+    "passed",
+    "submissions",
+    "tests_passed",
+    "tests_total",
+    "keystrokes",
+    "retype_accuracy",
 )
 
 
@@ -119,8 +130,17 @@ def write_attempts_csv(store: Store, out: IO[str]) -> int:
         for row in conn.execute(f"SELECT {ATTEMPT_COLUMNS} FROM attempts ORDER BY ended_at, id"):
             tests = json.loads(row[9])
             passed_tests = sum(1 for t in tests if t.get("outcome") == "passed")
-            writer.writerow([*row[:7], "yes" if row[7] else "no", row[8], passed_tests, len(tests),
-                             "" if row[10] is None else row[10], "" if row[11] is None else row[11]])
+            writer.writerow(
+                [
+                    *row[:7],
+                    "yes" if row[7] else "no",
+                    row[8],
+                    passed_tests,
+                    len(tests),
+                    "" if row[10] is None else row[10],
+                    "" if row[11] is None else row[11],
+                ]
+            )
             n += 1
     return n
 
@@ -208,20 +228,42 @@ def _fsrs_state(v: Any) -> str | None:
 
 FIELDS: dict[str, dict[str, Check]] = {
     "attempts": {
-        "id": _pos_int, "drill_id": _text, "mode": _one_of(MODES), "started_at": _time, "ended_at": _time,
-        "active_seconds": _nonneg, "target_seconds": _pos_int, "passed": _boolean, "submissions": _nonneg_int,
-        "tests": _tests, "keystrokes": _opt(_nonneg_int), "retype_accuracy": _opt(_fraction),
+        "id": _pos_int,
+        "drill_id": _text,
+        "mode": _one_of(MODES),
+        "started_at": _time,
+        "ended_at": _time,
+        "active_seconds": _nonneg,
+        "target_seconds": _pos_int,
+        "passed": _boolean,
+        "submissions": _nonneg_int,
+        "tests": _tests,
+        "keystrokes": _opt(_nonneg_int),
+        "retype_accuracy": _opt(_fraction),
     },
     "reviews": {
-        "id": _pos_int, "card_id": _text, "rating": _one_of((1, 2, 3, 4)), "answer_seconds": _nonneg,
-        "reviewed_at": _time, "state_before": _opt(_fsrs_state), "state_after": _fsrs_state,
+        "id": _pos_int,
+        "card_id": _text,
+        "rating": _one_of((1, 2, 3, 4)),
+        "answer_seconds": _nonneg,
+        "reviewed_at": _time,
+        "state_before": _opt(_fsrs_state),
+        "state_after": _fsrs_state,
     },
     "schedule": {
-        "kind": _one_of(KINDS), "item_id": _text, "state": _fsrs_state, "due": _time,
-        "last_review": _opt(_time), "first_seen": _time, "reps": _nonneg_int,
+        "kind": _one_of(KINDS),
+        "item_id": _text,
+        "state": _fsrs_state,
+        "due": _time,
+        "last_review": _opt(_time),
+        "first_seen": _time,
+        "reps": _nonneg_int,
     },
     "drafts": {
-        "drill_id": _text, "mode": _one_of(MODES), "text": _any_text, "elapsed_seconds": _nonneg,
+        "drill_id": _text,
+        "mode": _one_of(MODES),
+        "text": _any_text,
+        "elapsed_seconds": _nonneg,
         "saved_at": _time,
     },
 }
@@ -232,12 +274,9 @@ def validate_document(doc: Any) -> list[str]:
     """Every problem in an export document, as ``where: what`` strings (empty when valid)."""
     if not isinstance(doc, dict):
         return [f"document: expected a JSON object, got {type(doc).__name__}"]
-    problems: list[str] = []
     expected = {"format", "format_version", "schema_version", "exported_at", "settings", *TABLES}
-    for key in sorted(set(doc) - expected):
-        problems.append(f"{key}: unknown field")
-    for key in sorted(expected - set(doc)):
-        problems.append(f"{key}: missing")
+    problems = [f"{key}: unknown field" for key in sorted(set(doc) - expected)]
+    problems.extend(f"{key}: missing" for key in sorted(expected - set(doc)))
     if doc.get("format") != FORMAT:
         problems.append(f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
     if doc.get("format_version") != FORMAT_VERSION:
@@ -269,8 +308,7 @@ def validate_document(doc: Any) -> list[str]:
             if not isinstance(row, dict):
                 problems.append(f"{where}: expected an object, got {type(row).__name__}")
                 continue
-            for key in sorted(set(row) - set(fields)):
-                problems.append(f"{where}.{key}: unknown field")
+            problems.extend(f"{where}.{key}: unknown field" for key in sorted(set(row) - set(fields)))
             for key in fields:
                 if key not in row:
                     problems.append(f"{where}.{key}: missing")

@@ -12,8 +12,20 @@ from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.readiness import FINAL_WINDOW_DAYS, ItemReadiness, Readiness
 
 __all__ = [
-    "EASY_FRACTION", "FINAL_WINDOW_DAYS", "AttemptOutcome", "Calendar", "Catalog", "DueItem", "DueQueue",
-    "ItemReadiness", "Planner", "Readiness", "ReviewOutcome", "calendar_for", "catalog_from_library", "drill_rating",
+    "EASY_FRACTION",
+    "FINAL_WINDOW_DAYS",
+    "AttemptOutcome",
+    "Calendar",
+    "Catalog",
+    "DueItem",
+    "DueQueue",
+    "ItemReadiness",
+    "Planner",
+    "Readiness",
+    "ReviewOutcome",
+    "calendar_for",
+    "catalog_from_library",
+    "drill_rating",
 ]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 from tokdrill.clock import Clock
 
@@ -16,11 +16,11 @@ class Calendar:
 
     def day_of(self, moment: datetime) -> date:
         """The local date of an aware moment."""
-        return (moment.astimezone(timezone.utc) + self.offset).date()
+        return (moment.astimezone(UTC) + self.offset).date()
 
     def start_of(self, day: date) -> datetime:
         """The UTC moment the local ``day`` begins."""
-        return datetime.combine(day, time(0), tzinfo=timezone.utc) - self.offset
+        return datetime.combine(day, time(0), tzinfo=UTC) - self.offset
 
 
 def calendar_for(offset_minutes: int | None, clock: Clock) -> Calendar:

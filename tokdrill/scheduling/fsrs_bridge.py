@@ -18,9 +18,7 @@ def card_scheduler(desired_retention: float = 0.9) -> Scheduler:
 def drill_scheduler(desired_retention: float = 0.9) -> Scheduler:
     """Scheduler for drills: no same-day learning steps (a drill comes back after >= 1 day),
     no fuzz."""
-    return Scheduler(
-        desired_retention=desired_retention, learning_steps=(), relearning_steps=(), enable_fuzzing=False
-    )
+    return Scheduler(desired_retention=desired_retention, learning_steps=(), relearning_steps=(), enable_fuzzing=False)
 
 
 def numeric_id(item_id: str) -> int:

@@ -90,14 +90,20 @@ class Planner:
 
     # -- recording -----------------------------------------------------------------------
 
-    def _next_state(self, kind: Kind, item_id: str, before: ItemState | None, rating: Rating,
-                    at: datetime, millis: int | None) -> ItemState:
+    def _next_state(
+        self, kind: Kind, item_id: str, before: ItemState | None, rating: Rating, at: datetime, millis: int | None
+    ) -> ItemState:
         scheduler = self.cards if kind == "card" else self.drills
         card = new_card(item_id, at) if before is None else to_fsrs(before.state)
         card, _log = scheduler.review_card(card, rating, review_datetime=at, review_duration=millis)
         return ItemState(
-            kind=kind, item_id=item_id, state=from_fsrs(card), due=card.due, last_review=card.last_review,
-            first_seen=at if before is None else before.first_seen, reps=1 if before is None else before.reps + 1,
+            kind=kind,
+            item_id=item_id,
+            state=from_fsrs(card),
+            due=card.due,
+            last_review=card.last_review,
+            first_seen=at if before is None else before.first_seen,
+            reps=1 if before is None else before.reps + 1,
         )
 
     def review_card(self, card_id: str, rating: Rating | int, answer_seconds: float) -> ReviewOutcome:
@@ -108,8 +114,9 @@ class Planner:
         with self.store.write() as w:
             before = w.item_state("card", card_id)
             after = self._next_state("card", card_id, before, rating, at, round(answer_seconds * 1000))
-            review = Review(card_id, int(rating), float(answer_seconds), at, after.state,
-                            None if before is None else before.state)
+            review = Review(
+                card_id, int(rating), float(answer_seconds), at, after.state, None if before is None else before.state
+            )
             review_id = w.insert_review(review)
             w.put_item_state(after)
         return ReviewOutcome(review_id, after)
@@ -129,8 +136,16 @@ class Planner:
 
     # -- queue ---------------------------------------------------------------------------
 
-    def _queue(self, kind: Kind, ids: Iterable[str], states: Mapping[str, ItemState], limit_setting: int,
-               interview: date | None, cal: Calendar, now: datetime) -> tuple[tuple[DueItem, ...], int, int]:
+    def _queue(
+        self,
+        kind: Kind,
+        ids: Iterable[str],
+        states: Mapping[str, ItemState],
+        limit_setting: int,
+        interview: date | None,
+        cal: Calendar,
+        now: datetime,
+    ) -> tuple[tuple[DueItem, ...], int, int]:
         scheduler = self.cards if kind == "card" else self.drills
         today_start = cal.start_of(cal.day_of(now))
         ids = list(ids)
@@ -156,11 +171,23 @@ class Planner:
         """Cards and drills to practise now (items of retired content are never queued)."""
         now, cal, interview = self.clock.now(), self.calendar(), self.store.interview_date()
         cards, card_limit, card_left = self._queue(
-            "card", catalog.card_ids, self.store.item_states("card"), self.store.new_cards_per_day(),
-            interview, cal, now)
+            "card",
+            catalog.card_ids,
+            self.store.item_states("card"),
+            self.store.new_cards_per_day(),
+            interview,
+            cal,
+            now,
+        )
         drills, drill_limit, drill_left = self._queue(
-            "drill", catalog.drill_ids, self.store.item_states("drill"), self.store.new_drills_per_day(),
-            interview, cal, now)
+            "drill",
+            catalog.drill_ids,
+            self.store.item_states("drill"),
+            self.store.new_drills_per_day(),
+            interview,
+            cal,
+            now,
+        )
         return DueQueue(cards, drills, card_limit, card_left, drill_limit, drill_left)
 
     # -- forecast, streak, readiness -----------------------------------------------------
@@ -206,7 +233,8 @@ class Planner:
             first = 0 if conn.execute(f"SELECT {active} FROM (SELECT 0 AS n)", (base,)).fetchone()[0] else 1
             row = conn.execute(
                 f"WITH RECURSIVE back(n) AS (SELECT ?2 UNION ALL SELECT n + 1 FROM back WHERE {active}) "
-                "SELECT MAX(n) - ?2 FROM back", (base, first)
+                "SELECT MAX(n) - ?2 FROM back",
+                (base, first),
             ).fetchone()
         return int(row[0])
 
@@ -217,7 +245,8 @@ class Planner:
             for drill_id in drill_ids:
                 row = conn.execute(
                     "SELECT active_seconds, passed FROM attempts WHERE drill_id = ? "
-                    "ORDER BY ended_at DESC, id DESC LIMIT 1", (drill_id,)
+                    "ORDER BY ended_at DESC, id DESC LIMIT 1",
+                    (drill_id,),
                 ).fetchone()
                 if row is not None:
                     out[drill_id] = (float(row[0]), bool(row[1]))
@@ -242,6 +271,10 @@ class Planner:
             catalog,
             self.store.item_states("card") if card_states is None else card_states,
             self.store.item_states("drill") if drill_states is None else drill_states,
-            latest, interview,
-            cal.day_of(self.clock.now()), cal, self.cards, self.drills,
+            latest,
+            interview,
+            cal.day_of(self.clock.now()),
+            cal,
+            self.cards,
+            self.drills,
         )

@@ -87,11 +87,17 @@ class Readiness:
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
+
         def item(r: ItemReadiness) -> dict[str, object]:
             return {
-                "kind": r.kind, "id": r.item_id, "deck": r.deck, "recall": round(r.recall, 4),
-                "score": round(r.score, 4), "latest_seconds": r.latest_seconds,
-                "latest_passed": r.latest_passed, "target_seconds": r.target_seconds,
+                "kind": r.kind,
+                "id": r.item_id,
+                "deck": r.deck,
+                "recall": round(r.recall, 4),
+                "score": round(r.score, 4),
+                "latest_seconds": r.latest_seconds,
+                "latest_passed": r.latest_passed,
+                "target_seconds": r.target_seconds,
             }
 
         return {

@@ -143,8 +143,11 @@ class TokdrillApp(App[None]):
         if found:
             self._add_problems(found)
         if drill_id in self.backend.broken_drills:
-            self.notify(f"{drill_id} names reference code that does not exist: press e on Today for details.",
-                        severity="error", timeout=6)
+            self.notify(
+                f"{drill_id} names reference code that does not exist: press e on Today for details.",
+                severity="error",
+                timeout=6,
+            )
             return False
         return True
 

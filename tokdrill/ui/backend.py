@@ -23,7 +23,6 @@ from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Attempt, Draft, Mode
-
 from tokdrill.progress.stats import ACTIVITY_DAYS
 
 
@@ -171,7 +170,9 @@ class Backend:
         drills = self.library.drills
         if "bytes-to-unicode" in drills:
             return drills["bytes-to-unicode"]
-        ordered = sorted(drills.values(), key=lambda d: (("easy", "medium", "hard").index(d.difficulty), d.target_seconds))
+        ordered = sorted(
+            drills.values(), key=lambda d: (("easy", "medium", "hard").index(d.difficulty), d.target_seconds)
+        )
         return ordered[0] if ordered else None
 
     # ----------------------------------------------------------------------------- grading
@@ -272,11 +273,22 @@ class Backend:
         first = self.first_drill() if self.store.count("attempts") == 0 else None
         if first is not None:  # a newcomer starts with the gentlest drill, due or not
             items = [i for i in items if i.item_id != first.id]
-            items.insert(0, QueueItem("drill", first.id, f"Drill: {first.title}", f"start here · target {first.target_seconds // 60} min"))
+            items.insert(
+                0,
+                QueueItem(
+                    "drill", first.id, f"Drill: {first.title}", f"start here · target {first.target_seconds // 60} min"
+                ),
+            )
         if cards:
             reviews = len(cards) - new_cards
-            items.append(QueueItem("cards", "due", f"Review {len(cards)} card{'s' if len(cards) != 1 else ''}",
-                                   f"{reviews} due · {new_cards} new"))
+            items.append(
+                QueueItem(
+                    "cards",
+                    "due",
+                    f"Review {len(cards)} card{'s' if len(cards) != 1 else ''}",
+                    f"{reviews} due · {new_cards} new",
+                )
+            )
         interview = self.store.interview_date()
         readiness = planner.readiness(self._catalog) if interview else None
         today = planner.calendar().day_of(now)

@@ -22,4 +22,3 @@ class GradeFailed(Message):
     def __init__(self, error: str) -> None:
         super().__init__()
         self.error = error
-

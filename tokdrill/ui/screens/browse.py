@@ -37,8 +37,17 @@ def entries(library: Library) -> list[Entry]:
     rows = []
     for drill in library.drills.values():
         text = " ".join((drill.id, drill.title, " ".join(drill.tags), " ".join(drill.symbols))).lower()
-        rows.append(Entry("drill", drill.id, drill.title, drill.difficulty, drill.tags,
-                          f"target {clock_text(drill.target_seconds)}", text))
+        rows.append(
+            Entry(
+                "drill",
+                drill.id,
+                drill.title,
+                drill.difficulty,
+                drill.tags,
+                f"target {clock_text(drill.target_seconds)}",
+                text,
+            )
+        )
     for deck in library.decks.values():
         for card in deck.cards:
             text = " ".join((card.id, card.question, deck.id, " ".join(card.tags))).lower()
@@ -87,8 +96,15 @@ class BrowseScreen(Screen[None]):
         table.clear()
         for row in shown:
             title = row.title if len(row.title) <= 58 else row.title[:57] + "…"
-            table.add_row(row.kind, title, row.group, ", ".join(row.tags[:2]), row.detail, row.item_id,
-                          key=f"{row.kind}:{row.item_id}")
+            table.add_row(
+                row.kind,
+                title,
+                row.group,
+                ", ".join(row.tags[:2]),
+                row.detail,
+                row.item_id,
+                key=f"{row.kind}:{row.item_id}",
+            )
         self.query_one("#browse-count", Static).update(f"{len(shown)} of {len(self.rows)} shown · Enter opens")
 
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -43,7 +43,9 @@ def summary_text(summary: AttemptSummary) -> Text:
         out.append(f"  ·  new personal best (was {clock_text(summary.previous_best)})", style="bold cyan")
     else:
         out.append(f"  ·  personal best {clock_text(summary.previous_best)}", style="cyan")
-    out.append(f"\nRecorded: attempt #{summary.attempt_number} of this drill; next due {summary.next_due}.", style="dim")
+    out.append(
+        f"\nRecorded: attempt #{summary.attempt_number} of this drill; next due {summary.next_due}.", style="dim"
+    )
     return out
 
 
@@ -80,7 +82,9 @@ class DrillScreen(Screen[None]):
             self.tracker = RetypeTracker(self.reference)
         mode_name = "Retype" if self.mode == "retype" else "From memory"
         with Horizontal(id="drill-bar"):
-            yield Static(f"[b]{drill.title}[/b]  [dim]{drill.id} · {mode_name} · {drill.difficulty}[/dim]", id="drill-title")
+            yield Static(
+                f"[b]{drill.title}[/b]  [dim]{drill.id} · {mode_name} · {drill.difficulty}[/dim]", id="drill-title"
+            )
             yield Static("", id="indent-state")
             yield DrillTimer(backend.clock, drill.target_seconds, id="timer")
         yield Static("", id="retype-status")
@@ -152,12 +156,18 @@ class DrillScreen(Screen[None]):
         previous = self.last_progress
         self.last_progress = progress
         if progress is None:
-            self.status.update("Type the reference on the left. Accuracy and the first divergence show here.", layout=False)
+            self.status.update(
+                "Type the reference on the left. Accuracy and the first divergence show here.", layout=False
+            )
             return
         divergence = progress.divergence
-        if previous is not None and previous.divergence == divergence and (
-            round(previous.accuracy, 3) == round(progress.accuracy, 3)
-            and round(previous.completion, 2) == round(progress.completion, 2)
+        if (
+            previous is not None
+            and previous.divergence == divergence
+            and (
+                round(previous.accuracy, 3) == round(progress.accuracy, 3)
+                and round(previous.completion, 2) == round(progress.completion, 2)
+            )
         ):
             return
         text = Text()
@@ -193,7 +203,7 @@ class DrillScreen(Screen[None]):
     def grade(self, source: str) -> None:
         try:
             verdict = self.tapp.backend.grade(self.drill, source)
-        except Exception as exc:  # a crash of the grader is ours, not the user's
+        except Exception as exc:  # noqa: BLE001 - a crash of the grader is ours, not the user's
             self.post_message(GradeFailed(f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(GradeFinished(verdict, source))
@@ -238,9 +248,7 @@ class DrillScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("submit", "pause", "toggle_indent", "goto_divergence", "give_up") and self.finished:
             return False
-        if action in ("goto_divergence", "toggle_reference") and self.mode != "retype":
-            return False
-        return True
+        return not (action in ("goto_divergence", "toggle_reference") and self.mode != "retype")
 
     def action_pause(self) -> None:
         if self.finished:

@@ -20,7 +20,9 @@ def bindings_table() -> Table:
     table.add_column("id", style="dim")
     for group, bindings in keymap.GROUPS.items():
         for i, binding in enumerate(bindings):
-            table.add_row(group if i == 0 else "", binding.key.replace(",", " / "), binding.description, binding.id or "")
+            table.add_row(
+                group if i == 0 else "", binding.key.replace(",", " / "), binding.description, binding.id or ""
+            )
     table.add_row("Everywhere", "ctrl+p", "Command palette", "")
     table.add_row("", "ctrl+q", "Quit (drafts are saved)", "")
     return table

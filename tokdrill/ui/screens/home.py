@@ -99,14 +99,21 @@ class HomeScreen(Screen[None]):
             label.append(f"   {item.detail}", style="dim")
             queue.add_option(Option(label, id=f"{item.kind}:{item.item_id}"))
         if not today.queue:
-            queue.add_option(Option(Text("Nothing due. Press d to pick any drill, or F3 to browse.", style="dim"), disabled=True))
+            queue.add_option(
+                Option(Text("Nothing due. Press d to pick any drill, or F3 to browse.", style="dim"), disabled=True)
+            )
         queue.highlighted = 0 if today.queue else None
         queue.focus()
         problems = backend.problems
         line = self.query_one("#problems-line", Static)
         line.display = bool(problems)
         if problems:
-            line.update(Text(f"⚠ {plural(len(problems), 'problem')} in content or progress data: press e to see them.", style="yellow"))
+            line.update(
+                Text(
+                    f"⚠ {plural(len(problems), 'problem')} in content or progress data: press e to see them.",
+                    style="yellow",
+                )
+            )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:

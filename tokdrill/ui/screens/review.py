@@ -111,7 +111,11 @@ class ReviewScreen(Screen[None]):
         self.query_one("#answer", Markdown).update(card.answer)
         follow = follow_ups_markdown(card)
         self.query_one("#follow-ups", Markdown).update(follow)
-        hint = "Type your answer, then ctrl+s to check it." if self.typed_mode else "Space: reveal the answer.  t: type your answer first."
+        hint = (
+            "Type your answer, then ctrl+s to check it."
+            if self.typed_mode
+            else "Space: reveal the answer.  t: type your answer first."
+        )
         self.query_one("#rate-hint", Static).update(hint)
         if self.typed_mode:
             typed.focus()
@@ -140,8 +144,11 @@ class ReviewScreen(Screen[None]):
         typed = self.query_one("#typed-answer", TextArea).text
         matches = match_key_points(typed, card.key_points)
         text = Text()
-        text.append(f"Key points covered: {sum(m.covered for m in matches)} of {len(matches)} "
-                    f"({coverage(matches) * 100:.0f}%)\n", style="bold")
+        text.append(
+            f"Key points covered: {sum(m.covered for m in matches)} of {len(matches)} "
+            f"({coverage(matches) * 100:.0f}%)\n",
+            style="bold",
+        )
         for match in matches:
             if match.covered:
                 text.append("  ✓ ", style="bold green")

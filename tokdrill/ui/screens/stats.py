@@ -75,13 +75,17 @@ class StatsScreen(Screen[None]):
         stats = backend.stats()
         self.stats = stats
         totals = Text()
-        totals.append(f"{plural(stats.total_attempts, 'attempt')} · {plural(stats.total_reviews, 'review')} · ", style="bold")
+        totals.append(
+            f"{plural(stats.total_attempts, 'attempt')} · {plural(stats.total_reviews, 'review')} · ", style="bold"
+        )
         totals.append(f"streak {plural(stats.streak_days, 'day')} · ")
         totals.append(f"due now: {stats.due_now_cards} cards, {stats.due_now_drills} drills")
         if stats.readiness is not None:
             r = stats.readiness
-            totals.append(f" · readiness {percent(r.overall)} for {r.interview_date.isoformat()} ({r.days_left} days)",
-                          style="cyan")
+            totals.append(
+                f" · readiness {percent(r.overall)} for {r.interview_date.isoformat()} ({r.days_left} days)",
+                style="cyan",
+            )
         self.query_one("#totals", Static).update(totals)
         table = self.query_one("#drill-table", DataTable)
         table.clear()
@@ -91,16 +95,27 @@ class StatsScreen(Screen[None]):
                 latest = Text(f"{clock_text(d.latest_seconds or 0)} ✗", style="red")
             title = d.title + (" (retired)" if d.retired else "")
             table.add_row(
-                title, str(d.attempts), str(d.passes), _seconds(d.best_seconds, d.target_seconds),
-                _seconds(d.median_seconds, d.target_seconds), latest, clock_text(d.target_seconds),
-                sparkline(d.trend), key=d.drill_id,
+                title,
+                str(d.attempts),
+                str(d.passes),
+                _seconds(d.best_seconds, d.target_seconds),
+                _seconds(d.median_seconds, d.target_seconds),
+                latest,
+                clock_text(d.target_seconds),
+                sparkline(d.trend),
+                key=d.drill_id,
             )
         decks = self.query_one("#deck-table", DataTable)
         decks.clear()
         for k in stats.decks:
             decks.add_row(
-                k.title, f"{k.cards_seen}/{k.cards_total}", str(k.reviews), percent(k.retention), str(k.due_now),
-                sparkline(k.forecast) if any(k.forecast) else "-", " ".join(str(n) for n in k.forecast[:7]),
+                k.title,
+                f"{k.cards_seen}/{k.cards_total}",
+                str(k.reviews),
+                percent(k.retention),
+                str(k.due_now),
+                sparkline(k.forecast) if any(k.forecast) else "-",
+                " ".join(str(n) for n in k.forecast[:7]),
                 key=k.deck_id,
             )
         activity = backend.activity()
@@ -124,15 +139,19 @@ class StatsScreen(Screen[None]):
     def _show_trend(self, drill_id: str | None) -> None:
         label = self.query_one("#trend-label", Static)
         spark = self.query_one("#trend", Sparkline)
-        row = next((d for d in getattr(self, "stats", None).drills if d.drill_id == drill_id), None) if drill_id else None
+        row = (
+            next((d for d in getattr(self, "stats", None).drills if d.drill_id == drill_id), None) if drill_id else None
+        )
         if row is None or not row.trend:
             label.update("Trend: no passing attempts yet for the highlighted drill.")
             spark.data = []
             spark.display = False
             return
         spark.display = True
-        label.update(f"Trend of {row.title}: last {len(row.trend)} passing times (lower is better), "
-                     f"target {clock_text(row.target_seconds)}")
+        label.update(
+            f"Trend of {row.title}: last {len(row.trend)} passing times (lower is better), "
+            f"target {clock_text(row.target_seconds)}"
+        )
         spark.data = list(row.trend)
 
     def action_leave(self) -> None:

@@ -1,7 +1,7 @@
-"""Facts carry over from the seed texts, sentences do not.
+"""Facts carry over from the source texts, sentences do not.
 
 Every prose field a person reads (card questions, answers, follow-ups, drill titles and prompts)
-is compared with the seed texts in ``../shared/seeds``: no run of ten words may appear in both.
+is compared with the source texts: no run of ten words may appear in both.
 Signatures and data (word lists, section names) are not prose and are not compared.
 """
 
@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
+ROOT = Path(__file__).resolve().parents[2]
 RUN = 10
 
 
@@ -41,24 +40,22 @@ def _prose_fields() -> Iterator[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def seed_runs() -> set[tuple[str, ...]]:
-    if not SEEDS.is_dir():
-        pytest.fail(f"seed texts not found at {SEEDS}: CI lays shared/ beside the checkout")
+def source_runs(source_texts: list[Path]) -> set[tuple[str, ...]]:
     runs: set[tuple[str, ...]] = set()
-    for path in SEEDS.glob("*.txt"):
+    for path in source_texts:
         runs |= _runs(_words(path.read_text(encoding="utf-8")))
     return runs
 
 
-def test_no_prose_copied_from_the_seeds(seed_runs: set[tuple[str, ...]]) -> None:
+def test_no_prose_copied_from_the_source_texts(source_runs: set[tuple[str, ...]]) -> None:
     copied = []
     for where, text in _prose_fields():
-        shared = _runs(_words(text)) & seed_runs
+        shared = _runs(_words(text)) & source_runs
         copied += [f"{where}: {' '.join(run)}" for run in sorted(shared)]
-    assert not copied, "runs of ten words shared with the seeds:\n" + "\n".join(copied)
+    assert not copied, "runs of ten words shared with the source texts:\n" + "\n".join(copied)
 
 
-def test_the_check_detects_a_copied_sentence(seed_runs: set[tuple[str, ...]]) -> None:
-    seed_text = next(SEEDS.glob("*.txt")).read_text(encoding="utf-8")
-    sentence = max(re.split(r"(?<=[.!?])\s+", seed_text), key=len)
-    assert _runs(_words(sentence)) & seed_runs
+def test_the_check_detects_a_copied_sentence(source_runs: set[tuple[str, ...]], source_texts: list[Path]) -> None:
+    text = source_texts[0].read_text(encoding="utf-8")
+    sentence = max(re.split(r"(?<=[.!?])\s+", text), key=len)
+    assert _runs(_words(sentence)) & source_runs
