@@ -12,7 +12,7 @@ CORE_MODULES = [
     "tokdrill.grading.api",
     "tokdrill.grading.submission",
     "tokdrill.progress.store",
-    "tokdrill.progress.stats",
+    "tokdrill.scheduling.stats",
     "tokdrill.scheduling",
     "tokdrill.cli",
     "reference_impl",
@@ -41,3 +41,17 @@ def test_cli_help_does_not_import_heavy_libraries() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"`tokdrill --help` imports {out.stdout.strip()}"
+
+
+def test_import_layers_hold() -> None:
+    """The layer contract in pyproject.toml ([tool.importlinter]) holds for every import."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports())"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]

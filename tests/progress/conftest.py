@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from progress_factories import T0
+from factories import T0
 
 from tokdrill.clock import FixedClock
 from tokdrill.progress.store import Store

@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from progress_factories import T0, make_attempt
+from factories import T0, make_attempt
 
 from tokdrill.clock import FixedClock
 from tokdrill.progress.errors import StoreError

@@ -7,7 +7,7 @@ import threading
 from datetime import date, timedelta
 
 import pytest
-from progress_factories import T0, make_attempt
+from factories import T0, make_attempt
 
 from tokdrill.progress.records import Draft, ItemState, Review
 from tokdrill.progress.schema import SCHEMA_VERSION

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.backend import Backend
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from ui_helpers import SIZE, submit
 
+from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.backend import Backend
 from tokdrill.ui.screens.dialogs import ModeChoice, RestoreDraft
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen

@@ -9,10 +9,10 @@ import pytest
 from textual.widgets import Static, TextArea
 from ui_helpers import SIZE
 
+from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui import keymap
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.backend import Backend
 from tokdrill.ui.screens.dialogs import Problems
 from tokdrill.ui.screens.home import HomeScreen
 

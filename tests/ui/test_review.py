@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.widgets import Markdown, TextArea
 from ui_helpers import SIZE
 
+from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.backend import Backend
 from tokdrill.ui.screens.review import ReviewScreen
 
 

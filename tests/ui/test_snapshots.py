@@ -12,10 +12,10 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown
 from ui_helpers import SIZE
 
+from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.grading.verdict import TestResult, Verdict
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.backend import Backend
 
 
 def snapshot_app(history: bool = False) -> TokdrillApp:

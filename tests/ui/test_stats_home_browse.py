@@ -9,11 +9,11 @@ from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Static
 from ui_helpers import SIZE, submit
 
+from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
-from tokdrill.progress.stats import compute_stats
 from tokdrill.scheduling import catalog_from_library
+from tokdrill.scheduling.stats import compute_stats
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.backend import Backend
 from tokdrill.ui.screens.browse import BrowseScreen
 from tokdrill.ui.screens.dialogs import InterviewDate, ModeChoice
 from tokdrill.ui.screens.help import HelpScreen, bindings_table

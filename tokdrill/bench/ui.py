@@ -176,9 +176,9 @@ def _keystroke(which: str, keys: int) -> dict[str, float]:
         if which == "minimal":
             app = _minimal_app()
         else:
+            from tokdrill.backend import Backend
             from tokdrill.clock import FixedClock
             from tokdrill.ui.app import TokdrillApp
-            from tokdrill.ui.backend import Backend
             from tokdrill.ui.retype import RetypeTracker
 
             app = TokdrillApp(Backend.open(clock=FixedClock()), cursor_blink=False)

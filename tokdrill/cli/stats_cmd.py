@@ -85,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
 
     from tokdrill import locations
     from tokdrill.progress.errors import StoreError
-    from tokdrill.progress.stats import compute_stats
     from tokdrill.progress.store import Store
+    from tokdrill.scheduling.stats import compute_stats
 
     path = locations.database_path(getattr(args, "data_dir", None))
     try:

@@ -8,9 +8,9 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
 from tokdrill.ui import keymap
-from tokdrill.ui.backend import Backend
 
 
 def content_commands() -> type:

@@ -11,8 +11,8 @@ if TYPE_CHECKING:
 
 def build_app(args: argparse.Namespace) -> TokdrillApp:
     """The app for ``--data-dir`` / ``--content``, ready to run (the bench starts it the same way)."""
+    from tokdrill.backend import Backend
     from tokdrill.ui.app import TokdrillApp
-    from tokdrill.ui.backend import Backend
 
     backend = Backend.open(data_dir=getattr(args, "data_dir", None), content_dirs=getattr(args, "content", None))
     return TokdrillApp(backend)

@@ -24,8 +24,8 @@ from tokdrill.ui.widgets.results import ResultsPanel
 from tokdrill.ui.widgets.timer import DrillTimer
 
 if TYPE_CHECKING:
+    from tokdrill.backend import AttemptSummary
     from tokdrill.ui.app import TokdrillApp
-    from tokdrill.ui.backend import AttemptSummary
 
 AUTOSAVE_SECONDS = 4.0  # drafts are written at least this often while there are unsaved edits
 

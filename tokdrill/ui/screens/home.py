@@ -15,8 +15,8 @@ from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural
 
 if TYPE_CHECKING:
+    from tokdrill.backend import Today
     from tokdrill.ui.app import TokdrillApp
-    from tokdrill.ui.backend import Today
 
 WELCOME = (
     "New here? tokdrill times you writing tokenizer code against hidden tests and quizzes you with "

@@ -1,6 +1,6 @@
 """Stats: per drill times against target with a trend, per deck retention and forecast, activity.
 
-The numbers come from ``tokdrill.progress.stats.compute_stats``, the same as ``tokdrill stats``.
+The numbers come from ``tokdrill.scheduling.stats.compute_stats``, the same as ``tokdrill stats``.
 """
 
 from __future__ import annotations

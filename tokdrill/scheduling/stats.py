@@ -18,6 +18,8 @@ from typing import Any
 from tokdrill.clock import Clock
 from tokdrill.progress.records import RetiredItems, to_iso
 from tokdrill.progress.store import Store
+from tokdrill.scheduling.planner import Planner
+from tokdrill.scheduling.readiness import effective_due
 
 TREND_LENGTH = 10
 """How many recent passing times a drill's trend holds (oldest first)."""
@@ -151,9 +153,6 @@ def daily_activity(store: Store, calendar: Any, today: date, days: int = ACTIVIT
 def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Stats:
     """Stats of everything in ``store`` for the content in ``catalog`` (a
     ``tokdrill.scheduling.Catalog``), at the clock's current time, from one read snapshot."""
-    from tokdrill.scheduling.planner import Planner
-    from tokdrill.scheduling.readiness import effective_due
-
     planner = Planner(store, clock)
     now = planner.clock.now()
     titles: Mapping[str, str] = catalog.titles

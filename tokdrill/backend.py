@@ -1,4 +1,5 @@
-"""The UI's only door to the core: content, progress store, scheduler, grader and clock.
+"""The one door the app (and the commands that record practice) use into the core: content,
+progress store, scheduler, grader and clock.
 
 Everything here is a thin call into ``tokdrill.content``, ``tokdrill.progress``,
 ``tokdrill.scheduling`` and ``tokdrill.grading`` (the same functions the CLI uses), plus small
@@ -23,7 +24,7 @@ from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Attempt, Draft, Mode
-from tokdrill.progress.stats import ACTIVITY_DAYS
+from tokdrill.scheduling.stats import ACTIVITY_DAYS
 
 
 @dataclass(frozen=True)
@@ -315,14 +316,14 @@ class Backend:
         return item_id
 
     def stats(self) -> Any:
-        """The same Stats the ``tokdrill stats`` command prints (tokdrill.progress.stats)."""
-        from tokdrill.progress.stats import compute_stats
+        """The same Stats the ``tokdrill stats`` command prints (tokdrill.scheduling.stats)."""
+        from tokdrill.scheduling.stats import compute_stats
 
         return compute_stats(self.store, self._catalog, self.clock)
 
     def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
         """Attempts + reviews per local day for the last ``days`` days, oldest first."""
-        from tokdrill.progress.stats import daily_activity
+        from tokdrill.scheduling.stats import daily_activity
 
         cal = self._planner.calendar()
         return list(daily_activity(self.store, cal, cal.day_of(self.clock.now()), days))

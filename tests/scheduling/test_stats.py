@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+from factories import make_attempt
 from fsrs import Rating
-from progress_factories import make_attempt
 
 from tokdrill.clock import FixedClock
-from tokdrill.progress.stats import compute_stats
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.planner import Planner
+from tokdrill.scheduling.stats import compute_stats
 
 CATALOG = Catalog(
     drill_targets={"bpe-train": 600, "wordpiece": 900, "unigram": 1200},
@@ -85,9 +85,9 @@ def test_activity_counts_attempts_and_reviews_per_local_day_oldest_first(tmp_pat
     from datetime import timedelta
 
     from tokdrill.clock import FixedClock
-    from tokdrill.progress.stats import daily_activity
     from tokdrill.progress.store import Store
     from tokdrill.scheduling.planner import Planner
+    from tokdrill.scheduling.stats import daily_activity
 
     clock = FixedClock()
     with Store.open(tmp_path / "p.sqlite3", clock=clock) as store:
