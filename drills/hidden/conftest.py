@@ -65,6 +65,7 @@ def _short_repr(value: object, limit: int = 300) -> str:
 def check_returns(value: Any, kind: type | tuple[type, ...], call: str, items: type | None = None) -> Any:
     """``value`` if it is a ``kind`` (and each element an ``items``, when given); else a failure
     that names the call, what it should return and what came back. Never converts anything."""
+    __tracebackhide__ = True  # the failure is reported at the test's line, not here
     want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
     assert isinstance(value, kind), f"{call} must return a {want}, got {type(value).__name__}: {_short_repr(value)}"
     if items is not None:
