@@ -80,7 +80,8 @@ class BPETokenizer:
 
     After ``train`` the vocabulary holds, in id order: the unknown token, every training character
     bare (sorted), every training character with the marker (sorted), then one symbol per merge in
-    the order learned (a merge whose string is already in the vocabulary adds nothing).
+    the order learned. A merge whose string is already in the vocabulary keeps that string's id and
+    adds nothing, so ids stay 0..n-1.
     """
 
     def __init__(self, end_of_word: str = "</w>", unk_token: str = "<unk>") -> None:

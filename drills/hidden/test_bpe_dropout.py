@@ -60,7 +60,9 @@ def marked(word: str) -> tuple[str, ...]:
 
 
 def dropout(impl, returns, symbols: tuple[str, ...], ranks: dict, p: float, rng: object) -> tuple[str, ...]:
-    return returns(impl.apply_merges_dropout(symbols, ranks, p, rng), tuple, f"apply_merges_dropout({symbols}, {ranks}, {p}, rng)")
+    return returns(
+        impl.apply_merges_dropout(symbols, ranks, p, rng), tuple, f"apply_merges_dropout({symbols}, {ranks}, {p}, rng)"
+    )
 
 
 def random_table(rng: random.Random, ref) -> tuple[dict[tuple[str, str], int], str]:
@@ -96,7 +98,9 @@ def test_draw_equal_to_p_keeps_the_candidate(impl, returns):
 def test_stops_when_every_candidate_is_dropped(impl, returns):
     rng = RecordingRng([0.01, 0.02])
     got = dropout(impl, returns, ("a", "b", "c"), {("a", "b"): 0, ("b", "c"): 1}, 0.5, rng)
-    assert got == ("a", "b", "c"), f"draws [0.01, 0.02] at p=0.5 drop both candidates: expected ('a', 'b', 'c'), got {got}"
+    assert got == ("a", "b", "c"), (
+        f"draws [0.01, 0.02] at p=0.5 drop both candidates: expected ('a', 'b', 'c'), got {got}"
+    )
     assert rng.taken == 2, f"expected 2 draws, got {rng.taken}"
 
 
@@ -132,7 +136,9 @@ def test_p_one_still_draws_once_per_candidate(impl, returns):
     rng = RecordingRng([0.0, 0.5, 0.99])
     got = dropout(impl, returns, ("a", "b", "c", "d"), dict(CHAIN_RANKS), 1.0, rng)
     assert got == ("a", "b", "c", "d"), f"p=1 drops every candidate: expected ('a', 'b', 'c', 'd'), got {got}"
-    assert rng.taken == 3, f"p=1 must still draw once for each of the 3 first candidates: expected 3 draws, got {rng.taken}"
+    assert rng.taken == 3, (
+        f"p=1 must still draw once for each of the 3 first candidates: expected 3 draws, got {rng.taken}"
+    )
 
 
 @pytest.mark.concept("merge-no-overlap")
@@ -152,10 +158,14 @@ def test_the_callers_ranks_are_unchanged_after_dropping_and_merging(impl, return
     ranks = copy.deepcopy(SENNRICH_RANKS)
     # "newest" has three candidates, (n, e), (w, e) and (s, t</w>): all three draws drop them.
     got = dropout(impl, returns, marked("newest"), ranks, 0.5, RecordingRng([0.0, 0.0, 0.0]))
-    assert got == ("n", "e", "w", "e", "s", "t</w>"), f"every first-step candidate dropped: expected no merge, got {got}"
+    assert got == ("n", "e", "w", "e", "s", "t</w>"), (
+        f"every first-step candidate dropped: expected no merge, got {got}"
+    )
     assert ranks == SENNRICH_RANKS, f"the caller's ranks changed:\nexpected {SENNRICH_RANKS}\ngot      {ranks}"
     got = dropout(impl, returns, marked("newest"), ranks, 0.5, RecordingRng([0.9] * 40))
-    assert got == ("newest</w>",), f"'newest' again with the same ranks, nothing dropped: expected ('newest</w>',), got {got}"
+    assert got == ("newest</w>",), (
+        f"'newest' again with the same ranks, nothing dropped: expected ('newest</w>',), got {got}"
+    )
     assert ranks == SENNRICH_RANKS, f"the caller's ranks changed:\nexpected {SENNRICH_RANKS}\ngot      {ranks}"
 
 

@@ -159,8 +159,12 @@ def test_apply_merges_leaves_the_ranks_unchanged_for_the_next_word(impl, returns
     for word, expected in [("newest", ("newest</w>",)), ("widest", ("widest</w>",)), ("newest", ("newest</w>",))]:
         symbols = (*word[:-1], word[-1] + "</w>")
         got = apply(impl, returns, symbols, ranks)
-        assert got == expected, f"{word!r} encoded after earlier words with the same ranks: expected {expected}, got {got}"
-    assert ranks == SENNRICH_RANKS, f"apply_merges changed the caller's ranks:\nexpected {SENNRICH_RANKS}\ngot      {ranks}"
+        assert got == expected, (
+            f"{word!r} encoded after earlier words with the same ranks: expected {expected}, got {got}"
+        )
+    assert ranks == SENNRICH_RANKS, (
+        f"apply_merges changed the caller's ranks:\nexpected {SENNRICH_RANKS}\ngot      {ranks}"
+    )
 
 
 APPLY_MERGES_SEED = 404
@@ -292,7 +296,9 @@ def test_a_merge_that_spells_an_existing_token_keeps_its_first_id(impl, returns)
     expected = {"<unk>": 0, "_": 1, "a": 2, "b": 3, "__": 4, "a_": 5, "b_": 6, "a_b_": 7}
     vocab = vocab_of(tok, returns, where)
     assert vocab == expected, f"{where}: expected vocab {expected}\ngot {vocab}"
-    assert tok.inv_vocab == {i: t for t, i in expected.items()}, f"{where}: inv_vocab is not the inverse: {tok.inv_vocab}"
+    assert tok.inv_vocab == {i: t for t, i in expected.items()}, (
+        f"{where}: inv_vocab is not the inverse: {tok.inv_vocab}"
+    )
 
 
 # ---------------------------------------------------------------- BPETokenizer.tokenize

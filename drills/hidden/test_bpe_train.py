@@ -273,9 +273,13 @@ def test_learn_merges_and_count_pairs_leave_the_callers_dict_unchanged(impl, ret
     word_freqs = copy.deepcopy(SENNRICH)
     got = learned(impl, returns, word_freqs, 5)
     assert got == SENNRICH_MERGES[:5], f"learn_merges(<Sennrich words>, 5): expected {SENNRICH_MERGES[:5]}, got {got}"
-    assert word_freqs == SENNRICH, f"learn_merges changed the caller's dict:\nexpected {SENNRICH}\ngot      {word_freqs}"
+    assert word_freqs == SENNRICH, (
+        f"learn_merges changed the caller's dict:\nexpected {SENNRICH}\ngot      {word_freqs}"
+    )
     counts = counted(impl, returns, word_freqs)
-    assert counts[("e", "s")] == 9, f"count_pairs(<Sennrich words>)[('e', 's')]: expected 9, got {counts.get(('e', 's'))}"
+    assert counts[("e", "s")] == 9, (
+        f"count_pairs(<Sennrich words>)[('e', 's')]: expected 9, got {counts.get(('e', 's'))}"
+    )
     assert word_freqs == SENNRICH, f"count_pairs changed the caller's dict:\nexpected {SENNRICH}\ngot      {word_freqs}"
 
 

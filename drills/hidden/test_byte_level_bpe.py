@@ -105,7 +105,9 @@ def test_vocab_size_below_256_learns_nothing(impl, returns, reference_cases):
     got = merges_of(tok, returns, "train('aaaa aaaa', 100)")
     assert got == [], f"train('aaaa aaaa', 100): expected no merges, got {got}"
     expected = {symbols[b]: b for b in range(256)}
-    assert tok.vocab == expected, f"train('aaaa aaaa', 100): expected exactly the 256 byte symbols, got {len(tok.vocab)} entries"
+    assert tok.vocab == expected, (
+        f"train('aaaa aaaa', 100): expected exactly the 256 byte symbols, got {len(tok.vocab)} entries"
+    )
 
 
 @pytest.mark.concept("pre-tokenization")
@@ -186,7 +188,9 @@ def random_corpus_cases(ref) -> list[dict[str, object]]:
         want = trained(ref, corpus, vocab_size)
         text = random_text(rng) + corpus[:15]
         pieces = [want.inv_vocab[i] for i in want.encode(text)]
-        cases.append({"corpus": corpus, "vocab_size": vocab_size, "merges": list(want.merges), "text": text, "pieces": pieces})
+        cases.append(
+            {"corpus": corpus, "vocab_size": vocab_size, "merges": list(want.merges), "text": text, "pieces": pieces}
+        )
     return cases
 
 

@@ -54,7 +54,11 @@ def test_table_is_a_bijection(impl, returns):
 
 @pytest.mark.concept("byte-table")
 def test_every_character_is_printable_and_not_whitespace(impl, returns):
-    bad = {b: c for b, c in table(impl, returns).items() if not (isinstance(c, str) and c.isprintable() and not c.isspace())}
+    bad = {
+        b: c
+        for b, c in table(impl, returns).items()
+        if not (isinstance(c, str) and c.isprintable() and not c.isspace())
+    }
     assert not bad, f"expected printable, non-space characters, got {bad}"
 
 
