@@ -13,9 +13,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-# The count a single character gets in an EM step when no best segmentation uses it.
-SINGLE_CHARACTER_FLOOR = 1
-
 
 def viterbi_segment(word: str, log_probs: dict[str, float]) -> tuple[list[str], float]:
     """The highest-scoring split of ``word`` into pieces of ``log_probs``, and its log-probability.
@@ -54,9 +51,8 @@ def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> 
     """One hard-EM step: count pieces in each word's Viterbi split (times the word's frequency),
     then return log(count / total count) for every piece of ``log_probs`` with a count.
 
-    A single character that no split uses gets the floor count ``SINGLE_CHARACTER_FLOOR``, so it
-    stays; a multi-character piece with a zero count is left out. Unsegmentable words contribute
-    nothing.
+    A single character that no split uses gets a floor count of 1, so it stays; a
+    multi-character piece with a zero count is left out. Unsegmentable words contribute nothing.
     """
     usage: Counter[str] = Counter()
     for word, freq in word_freqs.items():
@@ -64,7 +60,7 @@ def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> 
             usage[piece] += freq
     for piece in log_probs:
         if len(piece) == 1 and usage[piece] == 0:
-            usage[piece] = SINGLE_CHARACTER_FLOOR
+            usage[piece] = 1  # the floor: single characters never drop out
     total = sum(usage.values())
     return {piece: math.log(usage[piece] / total) for piece in log_probs if usage[piece] > 0}
 
