@@ -89,7 +89,9 @@ def grade(drill_id: str, sources: dict[str, str], timeout: float = 300) -> dict[
     """
     spec = drill_spec(drill_id)
     hidden = [str(REPO / "drills" / "hidden" / name) for name in spec["hidden_tests"]]  # type: ignore[union-attr]
-    jobs = [{"key": key, "source": source, "symbols": spec["symbols"], "hidden": hidden} for key, source in sources.items()]
+    jobs = [
+        {"key": key, "source": source, "symbols": spec["symbols"], "hidden": hidden} for key, source in sources.items()
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         jobs_file, out_file = Path(tmp, "jobs.json"), Path(tmp, "out.json")
         jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
@@ -125,7 +127,13 @@ def _child(jobs_file: Path, out_file: Path) -> None:
     gc.freeze()
     out = []
     for job in json.loads(jobs_file.read_text(encoding="utf-8")):
-        record: dict[str, object] = {"key": job["key"], "results": [], "collect_errors": [], "missing": [], "import_error": ""}
+        record: dict[str, object] = {
+            "key": job["key"],
+            "results": [],
+            "collect_errors": [],
+            "missing": [],
+            "import_error": "",
+        }
         try:
             module, missing = build_module(job["source"], job["symbols"])
         except Exception as exc:  # noqa: BLE001 - reported as the sample's problem

@@ -55,4 +55,3 @@ def test_every_hidden_test_names_known_concepts(name: str, func: object) -> None
     assert concepts, f"{name} has no @pytest.mark.concept(...)"
     unknown = sorted(set(concepts) - _vocabulary())
     assert not unknown, f"{name}: concepts {unknown} are not in questions/concepts.yaml"
-

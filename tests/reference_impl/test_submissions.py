@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sample_grading import REPO, discover, failures, grade  # noqa: E402
+from sample_grading import REPO, discover, failures, grade
 
 SAMPLES = discover()
 SHIPPED_DRILLS = sorted(path.stem for path in (REPO / "drills").glob("*.yaml"))
@@ -32,7 +32,9 @@ def test_every_sample_documents_itself() -> None:
         if not sample.note:
             problems.append(f"{sample.label}: no '# {'mistake' if sample.kind == 'wrong' else 'variant'}:' line")
         if (sample.kind == "wrong") != bool(sample.caught_by):
-            problems.append(f"{sample.label}: wrong samples name the tests that catch them ('# caught-by:'), right ones none")
+            problems.append(
+                f"{sample.label}: wrong samples name the tests that catch them ('# caught-by:'), right ones none"
+            )
     assert not problems, "\n".join(problems)
 
 
@@ -71,7 +73,9 @@ def test_samples_are_graded_as_their_headers_say(drill_id: str) -> None:
             named = [test for test in sample.caught_by if test in ran]
             if not named:
                 problems.append(f"{where}: none of its caught-by tests {list(sample.caught_by)} runs in {drill_id}")
-            for test in named:
-                if failed.get(test) != "failed":
-                    problems.append(f"{where}: expected {test} to fail, got {failed.get(test, 'passed')}")
+            problems += [
+                f"{where}: expected {test} to fail, got {failed.get(test, 'passed')}"
+                for test in named
+                if failed.get(test) != "failed"
+            ]
     assert not problems, "\n".join(problems)
