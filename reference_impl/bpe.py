@@ -13,9 +13,9 @@ from collections import Counter
 Pair = tuple[str, str]
 
 
-def count_pairs(word_freqs: dict[tuple[str, ...], int]) -> Counter:
+def count_pairs(word_freqs: dict[tuple[str, ...], int]) -> Counter[Pair]:
     """Count each adjacent symbol pair, each occurrence weighted by its word's frequency."""
-    counts: Counter = Counter()
+    counts: Counter[Pair] = Counter()
     for word, freq in word_freqs.items():
         for left, right in zip(word, word[1:]):
             counts[left, right] += freq

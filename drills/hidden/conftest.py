@@ -21,8 +21,8 @@ the first test that asks for it, against whatever ``reference_impl`` is loaded a
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TypeVar, cast
 
 import pytest
 
@@ -62,14 +62,17 @@ def _short_repr(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 5] + " ...)"
 
 
-def check_returns(value: Any, kind: type | tuple[type, ...], call: str, items: type | None = None) -> Any:
+T = TypeVar("T")
+
+
+def check_returns(value: T, kind: type | tuple[type, ...], call: str, items: type | None = None) -> T:
     """``value`` if it is a ``kind`` (and each element an ``items``, when given); else a failure
     that names the call, what it should return and what came back. Never converts anything."""
     __tracebackhide__ = True  # the failure is reported at the test's line, not here
     want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
     assert isinstance(value, kind), f"{call} must return a {want}, got {type(value).__name__}: {_short_repr(value)}"
     if items is not None:
-        wrong = [item for item in value if not isinstance(item, items)]
+        wrong = [item for item in cast(Iterable[object], value) if not isinstance(item, items)]
         assert not wrong, (
             f"{call} must return a {want} of {items.__name__}, got an element of type "
             f"{type(wrong[0]).__name__}: {_short_repr(wrong[0])}"
@@ -78,7 +81,7 @@ def check_returns(value: Any, kind: type | tuple[type, ...], call: str, items: t
 
 
 @pytest.fixture(scope="session")
-def returns() -> Callable[..., Any]:
+def returns() -> Callable[..., object]:
     """``returns(value, tuple, "merge_pair(...)")``: see :func:`check_returns`."""
     return check_returns
 
