@@ -9,7 +9,6 @@ surviving positions, left to right, without overlap. The result is a tuple. Noth
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -155,7 +154,7 @@ def test_overlapping_survivors_merge_left_to_right(impl, returns):
 def test_the_callers_ranks_are_unchanged_after_dropping_and_merging(impl, returns):
     # Dropping a candidate is for this step only: an encoder that deletes dropped (or merged)
     # pairs from the caller's ranks changes this word's later steps and every later word.
-    ranks = copy.deepcopy(SENNRICH_RANKS)
+    ranks = dict(SENNRICH_RANKS)
     # "newest" has three candidates, (n, e), (w, e) and (s, t</w>): all three draws drop them.
     got = dropout(impl, returns, marked("newest"), ranks, 0.5, RecordingRng([0.0, 0.0, 0.0]))
     assert got == ("n", "e", "w", "e", "s", "t</w>"), (

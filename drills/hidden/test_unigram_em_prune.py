@@ -11,7 +11,6 @@ here have no ties between segmentations, and equal pruning losses may be broken 
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 import types
@@ -126,7 +125,7 @@ def test_em_step_leaves_its_arguments_unchanged(impl, returns):
     # The hand corpus has unused pieces (ca, zz) and an unsegmentable word (abx): writing -inf or
     # defaults into log_probs, dropping words from word_freqs, or updating log_probs in place all show.
     words, lp = dict(HAND_WORDS), log_probs_of(HAND_PROBS)
-    before = (copy.deepcopy(words), copy.deepcopy(lp))
+    before = (dict(words), dict(lp))
     got = em_step(impl, returns, words, lp)
     assert_close_dicts(got, HAND_EXPECTED, "unigram_em_step on the hand-checked corpus")
     assert words == before[0], f"unigram_em_step changed word_freqs:\nexpected {before[0]}\ngot      {words}"
@@ -248,7 +247,7 @@ def test_prune_leaves_its_arguments_unchanged(impl, returns):
     # keep_fraction 0.5 drops xy and abc: deleting them from the caller's log_probs (or removing
     # each piece to measure its loss without putting it back) shows.
     words, lp = dict(PRUNE_WORDS), log_probs_of(PRUNE_PROBS)
-    before = (copy.deepcopy(words), copy.deepcopy(lp))
+    before = (dict(words), dict(lp))
     got = prune(impl, returns, words, lp, 0.5)
     expected = {p: before[1][p] for p in ("a", "b", "c", "d", "ab", "cd")}
     assert got == expected, f"expected {expected}, got {got}"
