@@ -319,7 +319,7 @@ def test_every_word_stays_segmentable_after_em_steps_and_pruning(impl, returns):
         words = _random_words(rng, alphabet)
         lp = _random_log_probs(rng, alphabet, words)
         probes = ["".join(reversed(w)) for w in words] + list(alphabet)
-        where = f"random case {case} (seed {SEGMENTABLE_SEED}), words {words}"
+        where = f"random case {case} (seed {SEGMENTABLE_SEED}), words {words}, starting log_probs {lp}"
         for step in range(3):
             lp = em_step(impl, returns, dict(words), lp)
             lost = [w for w in [*words, *probes] if not segmentable(w, set(lp))]

@@ -216,7 +216,9 @@ def test_random_vocabularies_match_brute_force_enumeration(impl, returns, refere
             try:
                 check_optimal(impl, returns, word, dict(lp), best)
             except AssertionError as failure:
-                raise AssertionError(f"random case {case} (seed {BRUTE_FORCE_SEED}): {failure}") from None
+                raise AssertionError(
+                    f"random case {case} (seed {BRUTE_FORCE_SEED}), viterbi_segment({word!r}, {lp}): {failure}"
+                ) from None
 
 
 @pytest.mark.concept("viterbi-not-greedy")
