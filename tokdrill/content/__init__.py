@@ -1,12 +1,17 @@
-"""Content: YAML drills and flashcard decks -> validated, frozen model objects (no Textual).
+"""Content: YAML drills, flashcard decks and concepts -> validated, frozen model objects (no Textual).
+
+Where to look:
+
+- :mod:`.model`: the objects (Drill, Card, Deck, Concept, Reference, Library, ContentError);
+- :mod:`.loader`: which files are read, in what order, and the checks across files;
+- :mod:`.schema`: each file format and its field checks; :mod:`.yaml_reading`: YAML with lines;
+- :mod:`.hidden_tests`: the concepts hidden tests declare (read with ``ast``, never imported);
+- :mod:`.cache`: per-file results kept between runs; :mod:`.reference`: a drill's retype text;
+- :mod:`.keypoints`: which key points a typed answer covers.
 
 ``load_library()`` returns a :class:`Library` of everything valid plus every error found, each
-``file:line: field: message``; ``reference_source(symbols)`` gives a drill's retype text from
-``reference_impl``. File formats: docs/ARCHITECTURE.md ("Content files"); where files are found
-and which keys are optional: :mod:`tokdrill.content.loader`, ``.drills``, ``.decks``.
-
-Names are re-exported lazily, so importing a light submodule (``keypoints``) does not pull in
-PyYAML.
+``file:line: field: message``. Names are re-exported lazily, so importing a light submodule
+(``keypoints``) does not pull in PyYAML.
 """
 
 from __future__ import annotations

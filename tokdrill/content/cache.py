@@ -1,6 +1,6 @@
 """A cache of per-file parse results, so a warm load skips YAML parsing and field checks.
 
-What is cached: for each content file, its :class:`~tokdrill.content.parsed.FileResult` (the
+What is cached: for each content file, its :class:`~tokdrill.content.schema.results.FileResult` (the
 parsed, field-checked drill, deck or concept list, and that file's own errors); for each hidden
 test file, what its concept markers say (:class:`~tokdrill.content.hidden_tests.HiddenTestFile`).
 Nothing that depends on other files is cached: the loader checks hidden tests, reference symbols,
@@ -53,15 +53,15 @@ _PROTOCOL = pickle.HIGHEST_PROTOCOL
 # Modules whose code shapes a cached FileResult: editing one (a dev checkout) invalidates the cache.
 _CODE_MODULES = (
     "cache.py",
-    "concepts.py",
-    "decks.py",
-    "drills.py",
-    "fields.py",
     "hidden_tests.py",
     "model.py",
-    "parsed.py",
-    "reading.py",
-    "yamlfile.py",
+    "yaml_reading.py",
+    "schema/concepts.py",
+    "schema/deck.py",
+    "schema/drill.py",
+    "schema/fields.py",
+    "schema/file.py",
+    "schema/results.py",
 )
 
 Entry = tuple[str, int, int, int, int, object]  # (path as given, device, inode, mtime_ns, size, result)

@@ -39,7 +39,7 @@ from tokdrill import locations
 from tokdrill.content.cache import ContentCache
 from tokdrill.content.hidden_tests import HiddenTestFile, find_hidden_test, read_hidden_test_file
 from tokdrill.content.model import Card, ContentError, Deck, Drill, Library, Origin
-from tokdrill.content.parsed import FileResult, ParsedDrill
+from tokdrill.content.schema.results import FileResult, ParsedDrill
 
 YAML_SUFFIXES = (".yaml", ".yml")
 CONTENT_SUBFOLDERS = ("questions", "drills")
@@ -148,7 +148,7 @@ def load_files(
 
 def _parse(path: Path) -> FileResult:
     """Parse one file (imports PyYAML and the schemas only when a file is not cached)."""
-    from tokdrill.content.reading import read_content_file
+    from tokdrill.content.schema.file import read_content_file
 
     return read_content_file(path)
 

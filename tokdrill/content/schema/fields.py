@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tokdrill.content.model import ContentError, Reference
-from tokdrill.content.yamlfile import INVALID, YamlList, YamlMap
+from tokdrill.content.yaml_reading import INVALID, YamlList, YamlMap
 
 ID_PATTERN = re.compile(r"[a-z0-9-]+")
 REFERENCE_REQUIRED = ("title",)

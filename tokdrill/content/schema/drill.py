@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tokdrill.content.fields import Fields
 from tokdrill.content.model import DIFFICULTIES, ContentError, Origin
-from tokdrill.content.parsed import ParsedDrill
-from tokdrill.content.yamlfile import YamlMap
+from tokdrill.content.schema.fields import Fields
+from tokdrill.content.schema.results import ParsedDrill
+from tokdrill.content.yaml_reading import YamlMap
 
 REQUIRED = ("id", "title", "symbols", "target_seconds", "difficulty", "hidden_tests", "prompt", "starter")
 OPTIONAL = ("tags", "references")

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tokdrill.content.fields import Fields, expect_mapping
 from tokdrill.content.model import Card, ContentError, Deck, FollowUp, Origin
-from tokdrill.content.parsed import ParsedDeck
-from tokdrill.content.yamlfile import YamlMap
+from tokdrill.content.schema.fields import Fields, expect_mapping
+from tokdrill.content.schema.results import ParsedDeck
+from tokdrill.content.yaml_reading import YamlMap
 
 DECK_REQUIRED = ("deck", "title", "cards")
 DECK_OPTIONAL = ("description",)

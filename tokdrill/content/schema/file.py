@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tokdrill.content.concepts import read_concepts
-from tokdrill.content.decks import read_deck
-from tokdrill.content.drills import read_drill
-from tokdrill.content.fields import kind
 from tokdrill.content.model import ContentError
-from tokdrill.content.parsed import FileResult
-from tokdrill.content.yamlfile import YamlMap, read_yaml
+from tokdrill.content.schema.concepts import read_concepts
+from tokdrill.content.schema.deck import read_deck
+from tokdrill.content.schema.drill import read_drill
+from tokdrill.content.schema.fields import kind
+from tokdrill.content.schema.results import FileResult
+from tokdrill.content.yaml_reading import YamlMap, read_yaml
 
 
 def read_content_file(path: Path) -> FileResult:
