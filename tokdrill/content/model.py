@@ -169,6 +169,12 @@ class Drill:
         }
 
 
+def introduction_order(drill: Drill) -> tuple[int, int, str]:
+    """Sort key putting drills in the order a newcomer meets them: easier difficulty first, then
+    the shorter target time, then id."""
+    return (DIFFICULTIES.index(drill.difficulty), drill.target_seconds, drill.id)
+
+
 @dataclass(frozen=True)
 class FollowUp:
     """A deeper question asked after a card's main one, with its answer (Markdown)."""
