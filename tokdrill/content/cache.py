@@ -53,6 +53,7 @@ _PROTOCOL = pickle.HIGHEST_PROTOCOL
 # Modules whose code shapes a cached FileResult: editing one (a dev checkout) invalidates the cache.
 _CODE_MODULES = (
     "cache.py",
+    "files.py",
     "hidden_tests.py",
     "model.py",
     "yaml_reading.py",

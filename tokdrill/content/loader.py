@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar
@@ -44,16 +45,23 @@ from tokdrill.content.schema.results import FileResult, ParsedDrill
 YAML_SUFFIXES = (".yaml", ".yml")
 CONTENT_SUBFOLDERS = ("questions", "drills")
 HIDDEN_FOLDER = "hidden"
+MAX_ERRORS_PER_FILE = 200
+"""Errors listed per file; past that, one more line says how many were left unlisted."""
 
 PathLike = str | os.PathLike[str]
 SymbolCheck = Callable[[str], "str | None"]
 
 
-def yaml_files(folder: Path) -> list[Path]:
-    """The YAML files directly inside ``folder``, sorted by name."""
+def yaml_files(folder: Path, errors: list[ContentError] | None = None) -> list[Path]:
+    """The YAML files directly inside ``folder``, sorted by name. A folder that exists but cannot
+    be listed is reported into ``errors`` (when given); a missing one just has no files."""
     try:
         entries = list(os.scandir(folder))
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        if errors is not None:
+            errors.append(ContentError(folder, 1, "content", f"cannot list this folder: {exc.strerror or exc}"))
         return []
     found: list[Path] = []
     for entry in entries:
@@ -65,11 +73,12 @@ def yaml_files(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.name)
 
 
-def content_files(folder: Path) -> list[Path]:
-    """The content files of a user content folder: its top level, then ``questions/``, ``drills/``."""
-    files = yaml_files(folder)
+def content_files(folder: Path, errors: list[ContentError] | None = None) -> list[Path]:
+    """The content files of a user content folder: its top level, then ``questions/``, ``drills/``
+    (folders that cannot be listed are reported into ``errors``, when given)."""
+    files = yaml_files(folder, errors)
     for sub in CONTENT_SUBFOLDERS:
-        files += yaml_files(folder / sub)
+        files += yaml_files(folder / sub, errors)
     return files
 
 
@@ -102,12 +111,21 @@ def load_library(
     files = shipped_files() if include_shipped else []
     for entry in extra_dirs:
         path = Path(entry)
-        if path.is_dir():
-            files += [(p, path) for p in content_files(path)]
-        elif path.is_file():
+        try:
+            mode = os.stat(path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            errors.append(ContentError(path, 1, "content", "no such file or folder"))
+            continue
+        except (OSError, ValueError) as exc:
+            reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+            errors.append(ContentError(path, 1, "content", f"cannot read: {reason}"))
+            continue
+        if stat.S_ISDIR(mode):
+            files += [(p, path) for p in content_files(path, errors)]
+        elif stat.S_ISREG(mode):
             files.append((path, path.parent))
         else:
-            errors.append(ContentError(path, 1, "content", "no such file or folder"))
+            errors.append(ContentError(path, 1, "content", "not a content file or folder (a pipe, device or socket)"))
     return load_files(files, errors, cache_dir=cache_dir, use_cache=use_cache, check_symbols=check_symbols)
 
 
@@ -376,6 +394,15 @@ def _resolve(kind: str, candidates: Iterable[tuple[str, _Candidate[T]]]) -> dict
     return chosen
 
 
+def _capped(errors: list[ContentError]) -> list[ContentError]:
+    """At most :data:`MAX_ERRORS_PER_FILE` of one file's errors, then one saying how many more."""
+    if len(errors) <= MAX_ERRORS_PER_FILE:
+        return errors
+    rest = errors[MAX_ERRORS_PER_FILE:]
+    more = ContentError(rest[0].path, rest[0].line, "file", f"{len(rest)} more problem(s) in this file not shown")
+    return [*errors[:MAX_ERRORS_PER_FILE], more]
+
+
 def _assemble(loaded: list[_File], errors: list[ContentError]) -> Library:
     """Step 3: resolve ids across files, then the library with every error in file order."""
     concept_candidates = (
@@ -420,6 +447,6 @@ def _assemble(loaded: list[_File], errors: list[ContentError]) -> Library:
         final_decks[deck_id] = deck
     for file in loaded:
         file.errors.sort(key=lambda e: e.line)
-        errors += file.errors
-        errors += file.test_errors
+        errors += _capped(file.errors)
+        errors += _capped(file.test_errors)
     return Library(drills, final_decks, tuple(errors), tuple(file.path for file in loaded), concepts)

@@ -68,6 +68,7 @@ def expect_mapping(path: Path, value: Any, line: int, field: str, errors: list[C
 
 
 _ABSENT: Any = object()
+_HINT_LENGTH = 60  # longer unknown keys are cut in messages and get no "did you mean"
 
 
 @lru_cache(maxsize=64)
@@ -120,9 +121,10 @@ class Fields:
             if key in RETIRED_KEYS:
                 self.error(self.mapping.key_lines[key], self.name(key), f"unknown key: {RETIRED_KEYS[key]}")
                 continue
-            close = difflib.get_close_matches(key, allowed, n=1)
+            close = difflib.get_close_matches(key, allowed, n=1) if len(key) <= _HINT_LENGTH else []
             hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
-            self.error(self.mapping.key_lines[key], self.name(key), f"unknown key{hint}")
+            shown = key if len(key) <= _HINT_LENGTH else key[: _HINT_LENGTH - 3] + "..."
+            self.error(self.mapping.key_lines[key], self.name(shown), f"unknown key{hint}")
         for key in required:
             if key not in self.mapping:
                 self.error(self.mapping.line, self.name(key), "missing required key")
