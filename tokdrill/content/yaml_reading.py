@@ -138,7 +138,8 @@ class _Walker:
         self.depth = 0
 
     def error(self, line: int, field: str, message: str) -> None:
-        self.errors.append(ContentError(self.path, line, field, message))
+        """Record a problem; the document itself (no field) is called ``file``."""
+        self.errors.append(ContentError(self.path, line, field or "file", message))
 
     def build(self, node: Node, parent: str, name: str | int) -> Any:
         cls = type(node)
