@@ -1,7 +1,8 @@
 """The deck schema: one YAML mapping -> a :class:`Deck` of valid cards, plus errors.
 
 Deck keys: ``deck`` (id), ``title``, ``cards`` required; ``description`` optional.
-Card keys: ``id``, ``question``, ``answer``, ``key_points`` (2-6 phrases) required;
+Card keys: ``id``, ``question``, ``answer``, ``key_points`` (2-6 phrases; a point may list
+phrases that mean the same, separated by ``|``: ``argmax | most frequent``) required;
 ``follow_ups`` (list of ``{question, answer}``), ``tags``, ``concepts`` (concept ids, checked
 against the vocabulary by the loader), ``references`` (list of ``{title, authors, year, venue,
 url}``) optional. A broken card drops that card only; a broken deck header drops the deck (its cards
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tokdrill.content.keypoints import empty_alternative
 from tokdrill.content.model import Card, ContentError, Deck, FollowUp, Origin
 from tokdrill.content.schema.fields import Fields, expect_mapping
 from tokdrill.content.schema.results import ParsedDeck
@@ -72,6 +74,10 @@ def _parse_card(
             f.name("key_points"),
             f"give {KEY_POINTS_MIN} to {KEY_POINTS_MAX} short phrases, got {len(key_points)}",
         )
+    for index, point in enumerate(key_points or ()):
+        if empty_alternative(point):
+            line = mapping["key_points"].item_lines[index]
+            f.error(line, f"{f.name('key_points')}[{index}]", f"{point!r} has an empty alternative: write `a | b`")
     follow_ups = _follow_ups(f)
     tags = f.tags()
     concepts = f.idents("concepts")
