@@ -263,6 +263,13 @@ def load(paths: list[Path], cache: Path | None = None) -> Library:
     )
 
 
+def as_yaml_reads(written: str) -> Any:
+    """What PyYAML's own safe loader reads from ``written``: the meaning to compare with. (It is
+    not always the dumped value: PyYAML's emitter can fold a long double-quoted string with a
+    backslash so that it reads back differently; libyaml and PyYAML agree on the reading.)"""
+    return yaml.load(written, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def assert_well_formed(library: Library, allowed: set[Path]) -> None:
     """Every error names a known file, a line in it, a field and a printable message."""
     for error in library.errors:
@@ -287,6 +294,7 @@ def test_any_valid_deck_loads_exactly_as_written(deck: dict[str, Any], style: st
         folder = content_folder(Path(tmp))
         written = style.draw(yaml_texts(st.just(deck)))
         (folder / "deck.yaml").write_text(written, encoding="utf-8")
+        deck = as_yaml_reads(written)
         library = load([folder])
         assert library.errors == (), [str(e) for e in library.errors]
         loaded = library.deck(deck["deck"])
@@ -306,7 +314,9 @@ def test_any_valid_deck_loads_exactly_as_written(deck: dict[str, Any], style: st
 def test_any_valid_drill_loads_with_its_tests_concepts(drill: dict[str, Any], style: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = content_folder(Path(tmp))
-        (folder / "drill.yaml").write_text(style.draw(yaml_texts(st.just(drill))), encoding="utf-8")
+        written = style.draw(yaml_texts(st.just(drill)))
+        (folder / "drill.yaml").write_text(written, encoding="utf-8")
+        drill = as_yaml_reads(written)
         library = load([folder])
         assert library.errors == (), [str(e) for e in library.errors]
         loaded = library.drill(drill["id"])
@@ -345,6 +355,11 @@ def test_mutated_content_never_raises_and_never_hides_a_valid_file(
         else:  # the mutated file's deck of the same id is used only if it is valid and loads first
             assert not any(e.path == broken for e in cold.errors) and not companion_first
         assert load([folder], cache) == cold  # what the cache gives back is what parsing gave
+        assert broken in cold.files
+        if not any(e.path == broken for e in cold.errors):  # nothing is dropped without a word
+            used = {d.origin.path for d in cold.drills.values()} | {k.origin.path for k in cold.decks.values()}
+            used |= {c.origin.path for c in cold.concepts.values()}
+            assert broken in used
 
 
 @FUZZ

@@ -131,8 +131,11 @@ def test_deep_nesting_is_an_error_not_a_recursion_error(tmp_path: Path, text: st
         (b"# only a comment\n", 1, "file", "empty"),
         (b"id: a\n---\nid: b\n", 2, "yaml", "expected a single document"),
         (b"just a sentence\n", 1, "file", "got a string"),
+        (b"~\n", 1, "file", "got nothing"),
+        (b"--- null\n", 1, "file", "got nothing"),
+        (b"- a\n- b\n", 1, "file", "got a list"),
     ],
-    ids=["binary", "png", "latin-1", "empty", "comment-only", "two-documents", "scalar"],
+    ids=["binary", "png", "latin-1", "empty", "comment-only", "two-documents", "scalar", "tilde", "null", "list"],
 )
 def test_files_that_are_not_yaml_content_are_errors(
     tmp_path: Path, data: bytes, line: int, field: str, phrase: str

@@ -70,3 +70,10 @@ def test_errors_never_print_terminal_escapes_or_unprintable_characters() -> None
     assert str(error) == "x\\x1b[2J.yaml:3: key\\x07: got '\\ud800' and \\x9b"
     assert error.display() == str(error)
     str(error).encode("utf-8")  # printable to any UTF-8 terminal
+
+
+def test_the_package_exports_exactly_its_lazy_names() -> None:
+    import tokdrill.content as content
+
+    assert sorted(content.__all__) == sorted(content._EXPORTS)
+    assert all(getattr(content, name) is not None for name in content.__all__)

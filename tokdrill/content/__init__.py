@@ -17,7 +17,12 @@ Where to look:
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the names as type checkers see them; at run time __getattr__ imports them
+    from tokdrill.content.loader import load_library
+    from tokdrill.content.model import Card, Concept, ContentError, Deck, Drill, FollowUp, Library, Origin, Reference
+    from tokdrill.content.reference import SymbolError, reference_source
 
 _EXPORTS = {
     "load_library": "tokdrill.content.loader",
@@ -33,10 +38,23 @@ _EXPORTS = {
     "SymbolError": "tokdrill.content.reference",
     "reference_source": "tokdrill.content.reference",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Card",
+    "Concept",
+    "ContentError",
+    "Deck",
+    "Drill",
+    "FollowUp",
+    "Library",
+    "Origin",
+    "Reference",
+    "SymbolError",
+    "load_library",
+    "reference_source",
+]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tokdrill.content' has no attribute {name!r}")

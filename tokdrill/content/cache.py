@@ -41,7 +41,7 @@ import zlib
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 FORMAT_VERSION = 2
 """Bump when the cache file layout or the meaning of a cached result changes."""
@@ -235,15 +235,11 @@ class ContentCache:
         given = str(path)
         key = os.path.abspath(given)
         cache.used.add(key)
-        entry: Any = cache.entries.get(key)
-        if (
-            type(entry) is tuple
-            and len(entry) == 6
-            and entry[0] == given
-            and entry[1:5] == before
-            and type(entry[5]) is kind
-        ):
-            return entry[5]
+        entry: object = cache.entries.get(key)  # unpickled: checked, never trusted to be an Entry
+        if type(entry) is tuple and len(entry) == 6 and entry[0] == given and entry[1:5] == before:
+            found = entry[5]
+            if type(found) is kind and isinstance(found, kind):
+                return found
         result = parse(path)
         try:
             after = _file_key(os.stat(path))

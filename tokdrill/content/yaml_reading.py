@@ -13,8 +13,9 @@ absurd nesting become :class:`ContentError`s instead of being silently accepted 
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -87,8 +88,12 @@ class _Invalid:
 
 INVALID = _Invalid()
 
+YamlValue = Union[str, int, float, bool, None, date, "YamlMap", "YamlList", _Invalid]
+"""What a YAML value becomes: a scalar (dates for YAML timestamps), a mapping, a list, or
+:data:`INVALID` for a value whose problem is already reported."""
 
-class YamlMap(dict[str, Any]):
+
+class YamlMap(dict[str, YamlValue]):
     """A mapping from the file: ``line`` is where it starts, ``key_lines``/``value_lines`` per key.
 
     ``broken`` is True when the reader already reported a key problem here (a repeated or
@@ -104,8 +109,13 @@ class YamlMap(dict[str, Any]):
         self.value_lines: dict[str, int] = {}
         self.broken = False
 
+    def list_lines(self, key: str) -> list[int]:
+        """The line of each item of the list under ``key`` (``[]`` when it holds no list)."""
+        value = self.get(key)
+        return value.item_lines if isinstance(value, YamlList) else []
 
-class YamlList(list[Any]):
+
+class YamlList(list[YamlValue]):
     """A sequence from the file: ``line`` is where it starts, ``item_lines`` per item."""
 
     __slots__ = ("item_lines", "line")
@@ -134,14 +144,14 @@ class _Walker:
         self.path = path
         self.loader = loader
         self.errors: list[ContentError] = []
-        self.memo: dict[int, Any] = {}
+        self.memo: dict[int, YamlValue] = {}
         self.depth = 0
 
     def error(self, line: int, field: str, message: str) -> None:
         """Record a problem; the document itself (no field) is called ``file``."""
         self.errors.append(ContentError(self.path, line, field or "file", message))
 
-    def build(self, node: Node, parent: str, name: str | int) -> Any:
+    def build(self, node: Node, parent: str, name: str | int) -> YamlValue:
         cls = type(node)
         if type(node) is ScalarNode:
             if node.tag == _STR:
@@ -227,21 +237,22 @@ class _Walker:
                     mapping.key_lines[entry] = source.key_lines[entry]
                     mapping.value_lines[entry] = source.value_lines[entry]
 
-    def _quoted(self, node: Node, parent: str, name: str | int) -> Any:
+    def _quoted(self, node: Node, parent: str, name: str | int) -> YamlValue:
         value: str = node.value
         if _UNSAFE.search(value) is None:
             return value
         self.error(node.start_mark.line + 1, _join(parent, name) or "yaml", f"text {_UNSAFE_MESSAGE}")
         return INVALID
 
-    def _scalar(self, node: Node, field: str) -> Any:
+    def _scalar(self, node: Node, field: str) -> YamlValue:
         tag = node.tag
         method = _SCALAR_BUILDERS.get(tag)
         if method is None:
             self.error(node.start_mark.line + 1, field, f"unsupported YAML tag {tag}")
             return INVALID
         try:
-            return getattr(self.loader, method)(node)
+            value: YamlValue = getattr(self.loader, method)(node)
+            return value
         # PyYAML's constructors fail on bad explicitly tagged values in several ways: ValueError
         # (an impossible date, a huge integer), KeyError (`!!bool maybe`), AttributeError
         # (`!!timestamp garbage`), OverflowError.
@@ -270,8 +281,9 @@ def _syntax_error(path: Path, exc: yaml.MarkedYAMLError) -> ContentError:
     return ContentError(path, line, "yaml", message)
 
 
-def read_yaml(path: Path) -> tuple[Any, list[ContentError]]:
-    """Parse ``path``; return ``(value, errors)``. ``value`` is None when the file is unusable.
+def read_yaml(path: Path) -> tuple[YamlValue, list[ContentError]]:
+    """Parse ``path``; return ``(value, errors)``. ``value`` is :data:`INVALID` when the file is
+    unusable (the errors say why).
 
     Never raises for bad input: unreadable, oversized or binary files, bad encodings, YAML syntax
     errors (with the YAML's own line), several documents in one file, nesting deeper than
@@ -280,23 +292,23 @@ def read_yaml(path: Path) -> tuple[Any, list[ContentError]]:
     try:
         text = read_bounded(path)
     except UnreadableFile as exc:
-        return None, [ContentError(path, 1, "file", str(exc))]
+        return INVALID, [ContentError(path, 1, "file", str(exc))]
     loader: Any = None
     try:
         loader = _Loader(text)
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        return None, [_syntax_error(path, exc)]
+        return INVALID, [_syntax_error(path, exc)]
     except yaml.YAMLError as exc:  # e.g. bad encoding
         lines = str(exc).strip().splitlines()
-        return None, [ContentError(path, 1, "yaml", lines[0] if lines else "not readable as YAML")]
+        return INVALID, [ContentError(path, 1, "yaml", lines[0] if lines else "not readable as YAML")]
     except RecursionError:  # the pure-Python parser on deep nesting (libyaml stops at a depth limit)
-        return None, [ContentError(path, 1, "yaml", f"nested more than {MAX_DEPTH} levels deep")]
+        return INVALID, [ContentError(path, 1, "yaml", f"nested more than {MAX_DEPTH} levels deep")]
     finally:
         if loader is not None:
             loader.dispose()
     if node is None:
-        return None, [ContentError(path, 1, "file", "the file is empty")]
+        return INVALID, [ContentError(path, 1, "file", "the file is empty")]
     walker = _Walker(path, loader)
     value = walker.build(node, "", "")
     return value, walker.errors

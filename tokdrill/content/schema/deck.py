@@ -46,9 +46,10 @@ def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Parse
     for index, (item, line) in enumerate(zip(items or (), items.item_lines if items else ())):
         parsed = _parse_card(path, item, line, f"cards[{index}]", deck_id or "", errors)
         if parsed is not None:
-            cards.append(parsed[0])
-            card_ids.append((index, item.value_lines["id"]))
-            concept_lines.append(parsed[1])
+            card, id_line, lines = parsed
+            cards.append(card)
+            card_ids.append((index, id_line))
+            concept_lines.append(lines)
     if not header_ok or not cards or deck_id is None or title is None or description is None:
         return None
     deck = Deck(deck_id, title, description, tuple(cards), Origin(path, mapping.line))
@@ -57,8 +58,8 @@ def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Parse
 
 def _parse_card(
     path: Path, item: object, line: int, prefix: str, deck_id: str, errors: list[ContentError]
-) -> tuple[Card, tuple[int, ...]] | None:
-    """The card and the line of each of its concepts; None if the card is unusable."""
+) -> tuple[Card, int, tuple[int, ...]] | None:
+    """The card, the line of its id and the line of each of its concepts; None if it is unusable."""
     mapping = expect_mapping(path, item, line, prefix, errors)
     if mapping is None:
         return None
@@ -76,7 +77,7 @@ def _parse_card(
         )
     for index, point in enumerate(key_points or ()):
         if empty_alternative(point):
-            line = mapping["key_points"].item_lines[index]
+            line = mapping.list_lines("key_points")[index]
             f.error(line, f"{f.name('key_points')}[{index}]", f"{point!r} has an empty alternative: write `a | b`")
     follow_ups = _follow_ups(f)
     tags = f.tags()
@@ -97,7 +98,7 @@ def _parse_card(
         Origin(path, mapping.line),
         tuple(concept for concept, _ in concepts),
     )
-    return card, tuple(line for _, line in concepts)
+    return card, mapping.value_lines["id"], tuple(line for _, line in concepts)
 
 
 def _follow_ups(f: Fields) -> tuple[FollowUp, ...] | None:
