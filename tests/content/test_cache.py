@@ -178,7 +178,6 @@ def test_a_well_formed_cache_holding_junk_entries_is_ignored(
     assert len(parses) == 2
 
 
-@pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
 def test_a_cache_file_others_may_write_is_not_trusted(content_dir: Path, cache_dir: Path, parses: list[Path]) -> None:
     write_user_content(content_dir)
     load(content_dir, cache_dir)
