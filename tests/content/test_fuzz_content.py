@@ -49,6 +49,13 @@ text = st.text(
     min_size=1,
     max_size=40,
 ).filter(lambda s: not s.isspace())
+# A key point: one phrase, or phrases that mean the same joined by " | ".
+phrase = st.text(
+    st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\ufeff|"),
+    min_size=1,
+    max_size=20,
+).filter(lambda s: not s.isspace())
+key_point = st.lists(phrase, min_size=1, max_size=3).map(" | ".join)
 urls = st.builds(
     lambda scheme, host, path: f"{scheme}://{host}.org/{path}",
     st.sampled_from(["http", "https"]),
@@ -78,7 +85,7 @@ def cards(draw: st.DrawFn, card_id: str) -> dict[str, object]:
         "id": card_id,
         "question": draw(text),
         "answer": draw(text),
-        "key_points": draw(st.lists(text, min_size=2, max_size=6)),
+        "key_points": draw(st.lists(key_point, min_size=2, max_size=6)),
     }
     if draw(st.booleans()):
         card["follow_ups"] = draw(st.lists(st.fixed_dictionaries({"question": text, "answer": text}), max_size=2))
