@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
-from tokdrill.content.model import Card, Drill, Library
+from tokdrill.content.model import Card, Drill, Library, introduction_order
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Attempt, Draft, Mode
 from tokdrill.scheduling.stats import ACTIVITY_DAYS
@@ -171,10 +171,7 @@ class Backend:
         drills = self.library.drills
         if "bytes-to-unicode" in drills:
             return drills["bytes-to-unicode"]
-        ordered = sorted(
-            drills.values(), key=lambda d: (("easy", "medium", "hard").index(d.difficulty), d.target_seconds)
-        )
-        return ordered[0] if ordered else None
+        return min(drills.values(), key=introduction_order, default=None)
 
     # ----------------------------------------------------------------------------- grading
     def grade(self, drill: Drill, source: str) -> Verdict:
