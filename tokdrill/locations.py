@@ -38,7 +38,9 @@ def questions_dir() -> Path:
     return _shipped("questions")
 
 
-def extra_content_dirs(cli_dirs: list[str] | None = None, data_dir_override: str | None = None) -> list[Path]:
+def extra_content_dirs(
+    cli_dirs: list[str] | None = None, data_dir_override: str | os.PathLike[str] | None = None
+) -> list[Path]:
     """User content folders: ``--content DIR`` flags first, then ``TOKDRILL_CONTENT`` (os.pathsep
     list), then :func:`user_content_dir` when it exists (``data_dir_override`` is ``--data-dir``)."""
     dirs = [Path(d).expanduser() for d in (cli_dirs or [])]
