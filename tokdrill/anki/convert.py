@@ -104,9 +104,15 @@ def convert_notes(notes: Sequence[AnkiNote], deck_id: str, *, known_concepts: Co
     return converter.result
 
 
+_BLOCKS = ("br", "div", "p", "li", "tr", "td", "th", "pre", "h1", "h2", "h3", "h4", "h5", "h6")
+
+
 def snippet(html: str) -> str:
     """The start of a field's text, to name a note in a message."""
-    text = " ".join(parse_html(html).get_text(" ").split())
+    soup = parse_html(html)
+    for tag in soup.find_all(_BLOCKS):
+        tag.insert_after(" ")
+    text = " ".join(soup.get_text().split())
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3].rstrip() + "..."
 
 

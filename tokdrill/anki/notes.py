@@ -33,6 +33,14 @@ class AnkiNote:
     where: str
 
 
+def size_text(size: int) -> str:
+    """A byte count as people read it ("256 MiB", "64 KiB", "900 bytes")."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if size >= 1 << shift:
+            return f"{size / (1 << shift):.3g} {unit}"
+    return f"{size} bytes"
+
+
 def in_deck(note: AnkiNote, deck: str) -> bool:
     """True when ``note`` is in Anki deck ``deck`` or one of its subdecks (names compare
     without regard to case, as Anki's do)."""

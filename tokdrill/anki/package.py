@@ -23,16 +23,17 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import zstandard
 
-from tokdrill.anki.notes import AnkiFileError, AnkiNote, NoteKind
+from tokdrill.anki.notes import AnkiFileError, AnkiNote, NoteKind, size_text
 from tokdrill.anki.wire import WireError, varint_fields
 
 MAX_COLLECTION_BYTES = 1 << 30
 """Largest collection unpacked (1 GiB; a 50,000-note collection is far smaller)."""
 MAX_META_BYTES = 1 << 10
+_ZSTD_INPUT = 1 << 10
 
 LATEST, NEWEST_KNOWN = 3, 3
 """``PackageMetadata.Version`` values: 3 means ``collection.anki21b``; larger ones are newer
@@ -126,19 +127,26 @@ def _copy_member(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, de
     if not compressed and info.file_size > limit:
         raise _too_large(path, info.filename)
     with _member_errors(path, info.filename), archive.open(info) as member, dest.open("wb") as out:
-        reader: IO[bytes] = member
+        chunks: Iterator[bytes]
         if compressed:
-            reader = zstandard.ZstdDecompressor().stream_reader(member)
+            # Fed in small pieces, so even a crafted stream (zstd expands up to tens of thousands
+            # of times) yields a bounded amount per step, and the cap is checked before it grows.
+            decompressor = zstandard.ZstdDecompressor().decompressobj()
+            chunks = (decompressor.decompress(piece) for piece in iter(lambda: member.read(_ZSTD_INPUT), b""))
+        else:
+            chunks = iter(lambda: member.read(1 << 20), b"")
         copied = 0
-        while chunk := reader.read(1 << 20):
+        for chunk in chunks:
             copied += len(chunk)
             if copied > limit:
                 raise _too_large(path, info.filename)
             out.write(chunk)
+        if compressed and not decompressor.eof:
+            raise AnkiFileError(f"{path}: damaged package ({info.filename} is cut short)")
 
 
 def _too_large(path: Path, name: str) -> AnkiFileError:
-    return AnkiFileError(f"{path}: {name} unpacks to more than {MAX_COLLECTION_BYTES >> 20} MiB; not read")
+    return AnkiFileError(f"{path}: {name} unpacks to more than {size_text(MAX_COLLECTION_BYTES)}; not read")
 
 
 def _read_collection(path: Path, database: Path) -> list[AnkiNote]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokdrill.anki import notetype as nt
-from tokdrill.anki.notes import AnkiFileError, AnkiNote, NoteKind
+from tokdrill.anki.notes import AnkiFileError, AnkiNote, NoteKind, size_text
 
 MAX_TEXT_BYTES = 256 << 20
 """Largest text export read (256 MiB)."""
@@ -64,7 +64,7 @@ def _read_text(path: Path) -> str:
     except OSError as exc:
         raise AnkiFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if len(data) > MAX_TEXT_BYTES:
-        raise AnkiFileError(f"{path}: larger than {MAX_TEXT_BYTES >> 20} MiB; not read")
+        raise AnkiFileError(f"{path}: larger than {size_text(MAX_TEXT_BYTES)}; not read")
     if b"\x00" in data:
         raise AnkiFileError(f"{path}: not an Anki text export (it holds binary data)")
     try:

@@ -37,6 +37,11 @@ _DROPPED_TAGS = ("style", "script", "template", "head", "title", "meta", "link")
 _BACKSLASH_BEFORE_PUNCT = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
 _EDGE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 _AUTOLINK_START = re.compile(r"<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:|[^\s<>@]+@)")
+_BLOCK_STARTERS = (
+    (re.compile(r"(?<!\S)(#{1,6})(?=\s|$)"), r"\\\1"),
+    (re.compile(r"(?<!\S)(-+)(?=\s|$)"), r"\\\1"),
+    (re.compile(r"(?<!\S)([0-9]{1,9})([.)])(?=\s|$)"), r"\1\\\2"),
+)
 _SPACE = re.compile(r"\s+")
 _BACKTICKS = re.compile(r"`+")
 
@@ -61,15 +66,21 @@ class _Converter(MarkdownConverter):
     def escape(self, text: str, parent_tags: set[str]) -> str:
         if not text:
             return ""
-        text = _BACKSLASH_BEFORE_PUNCT.sub(r"\\\\", text)
-        text = text.replace("*", r"\*").replace("`", r"\`").replace("](", r"\](")
-        text = _EDGE_UNDERSCORE.sub(r"\\_", text)
-        text = _AUTOLINK_START.sub(r"\\<", text)
-        if parent_tags & {"td", "th"}:
-            text = text.replace("|", r"\|")
         if self.options["escape_misc"]:
+            # markdownify's own escaping of every Markdown character (backslashes included); its
+            # patterns for block starters miss a second one right after the first ("#\n#"), so
+            # they run again here without consuming the whitespace before them
             text = super().escape(text, parent_tags)  # type: ignore[misc]
-        return text
+            for pattern, replacement in _BLOCK_STARTERS:
+                text = pattern.sub(replacement, text)
+        else:
+            text = _BACKSLASH_BEFORE_PUNCT.sub(r"\\\\", text)
+            text = text.replace("`", r"\`").replace("](", r"\](")
+            text = _AUTOLINK_START.sub(r"\\<", text)
+            if parent_tags & {"td", "th"}:
+                text = text.replace("|", r"\|")
+        text = text.replace("*", r"\*")
+        return _EDGE_UNDERSCORE.sub(r"\\_", text)
 
     def convert_pre(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         """A fenced block; inside a tight list item (no paragraphs) it keeps the list tight."""
@@ -93,6 +104,8 @@ class _Converter(MarkdownConverter):
         # and a span's text must not touch its fence with a backtick: pad, and it is dropped again.
         if (text[0] == text[-1] == " " and text.strip(" ")) or text[0] == "`" or text[-1] == "`":
             text = f" {text} "
+        if parent_tags & {"td", "th"}:
+            text = text.replace("|", r"\|")  # a table cell ends at any unescaped pipe, even in code
         return f"{fence}{text}{fence}"
 
 
