@@ -19,7 +19,7 @@ from tokdrill.anki.render import markdown_to_html
 # A user deck whose cards hold what tends to break conversions: tokenizer notation that looks like
 # HTML, code spans with edge spaces and backticks, underscores, a table, fenced code inside a
 # list, a backslash before punctuation, non-ASCII, and follow-ups with code.
-TRICKY_DECK = r'''deck: tricky
+TRICKY_DECK = r"""deck: tricky
 title: Conversions that must survive
 description: Cards whose text is easy to damage on the way to Anki and back.
 cards:
@@ -37,6 +37,15 @@ cards:
       | ▁low | 8 |
     key_points: ["marker fuses with last symbol", "space before the word"]
     tags: [bpe, word boundary]
+    concepts: [word-boundary-marker]
+    references:
+      - title: Neural Machine Translation of Rare Words with Subword Units
+        authors: Rico Sennrich, Barry Haddow, Alexandra Birch
+        year: 2016
+        venue: ACL 2016
+        url: https://aclanthology.org/P16-1162/
+      - title: "Language Models are Unsupervised Multitask Learners"
+        venue: OpenAI technical report
   - id: tricky-code
     question: |
       Given
@@ -63,7 +72,25 @@ cards:
           ["a", "b"]
           ```
     key_points: ["split into symbols", "lowest-ranked pair", "one token"]
-'''
+"""
+
+
+# The concept vocabulary the tricky deck's cards name (a user content folder may define its own).
+TRICKY_CONCEPTS = """\
+concepts:
+  - id: word-boundary-marker
+    title: Where a word ends is part of the vocabulary
+    lesson: A marker (</w> at the end, or a space before the word) decides which pieces can match.
+"""
+
+
+def write_tricky_content(folder: Path) -> Path:
+    """The tricky deck and its concept file in content folder ``folder``; returns the deck file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tricky-concepts.yaml").write_text(TRICKY_CONCEPTS, encoding="utf-8")
+    deck = folder / "tricky.yaml"
+    deck.write_text(TRICKY_DECK, encoding="utf-8")
+    return deck
 
 
 def normalised_html(markdown: str) -> str:
@@ -84,7 +111,9 @@ def anki_collection(folder: Path) -> Iterator[Any]:
         col.close()
 
 
-def add_note(col: Any, notetype: str, fields: dict[str, str], *, deck: str = "Default", tags: Sequence[str] = ()) -> Any:
+def add_note(
+    col: Any, notetype: str, fields: dict[str, str], *, deck: str = "Default", tags: Sequence[str] = ()
+) -> Any:
     """Add a note of the stock note type ``notetype`` to ``deck``; return it."""
     note = col.new_note(col.models.by_name(notetype))
     for name, value in fields.items():

@@ -98,8 +98,17 @@ def test_media_are_listed_per_card() -> None:
 
 
 def _tokdrill_note(**values: str) -> AnkiNote:
-    fields = {name: "" for name in nt.FIELDS} | values
-    return AnkiNote("g", nt.NOTE_TYPE_NAME, "standard", nt.FIELDS, tuple(fields[n] for n in nt.FIELDS), ("bpe", "concept::merge-order", "concept::unknown"), "tokdrill::X", "note 1")
+    fields = dict.fromkeys(nt.FIELDS, "") | values
+    return AnkiNote(
+        "g",
+        nt.NOTE_TYPE_NAME,
+        "standard",
+        nt.FIELDS,
+        tuple(fields[n] for n in nt.FIELDS),
+        ("bpe", "concept::merge-order", "concept::unknown"),
+        "tokdrill::X",
+        "note 1",
+    )
 
 
 def test_tokdrill_notes_map_back_field_by_field() -> None:
@@ -125,7 +134,7 @@ def test_tokdrill_notes_map_back_field_by_field() -> None:
     assert card.concepts == ("merge-order",)
     assert card.tags == ("bpe", "concept::unknown")
     (ref,) = card.references
-    assert ref.to_mapping() == {
+    assert ref.to_json() == {
         "title": "Neural Machine Translation of Rare Words",
         "authors": "Rico Sennrich",
         "year": 2016,

@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from anki_helpers import TRICKY_DECK, anki_collection, folder_snapshot, import_into_anki
+from anki_helpers import anki_collection, folder_snapshot, import_into_anki, write_tricky_content
 
 from tokdrill.anki import notetype as nt
 from tokdrill.anki.export import write_package
@@ -18,10 +18,8 @@ from tokdrill.content import Deck, load_library
 
 @pytest.fixture
 def tricky(tmp_path: Path) -> Deck:
-    path = tmp_path / "content" / "tricky.yaml"
-    path.parent.mkdir()
-    path.write_text(TRICKY_DECK, encoding="utf-8")
-    library = load_library([path], include_shipped=False, use_cache=False)
+    write_tricky_content(tmp_path / "content")
+    library = load_library([tmp_path / "content"], include_shipped=False, use_cache=False)
     assert library.ok, library.errors
     return library.deck("tricky")
 
@@ -73,7 +71,14 @@ def test_the_package_holds_one_note_per_card_with_every_part(tricky: Deck, tmp_p
     assert "est&lt;/w&gt; ends a word" in marker_fields[1]
     assert "<code>est&lt;/w&gt;</code>" in marker_fields[0]
     assert "<td><code>a|b</code></td>" in marker_fields[1]
-    assert marker_tags == ["bpe", "word_boundary"]
+    assert marker_tags == ["bpe", "word_boundary", "concept::word-boundary-marker"]
+    assert marker_fields[4] == (
+        '<ul class="references"><li><a class="title" href="https://aclanthology.org/P16-1162/">Neural Machine '
+        'Translation of Rare Words with Subword Units</a>, <span class="authors">Rico Sennrich, Barry Haddow, '
+        'Alexandra Birch</span> (<span class="year">2016</span>). <span class="venue">ACL 2016</span></li>'
+        '<li><span class="title">Language Models are Unsupervised Multitask Learners</span>. '
+        '<span class="venue">OpenAI technical report</span></li></ul>'
+    )
 
 
 def test_note_type_and_deck_are_named_and_styled(tricky: Deck, tmp_path: Path) -> None:

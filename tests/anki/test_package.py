@@ -15,7 +15,7 @@ from tokdrill.anki import package as package_module
 from tokdrill.anki.notes import AnkiFileError
 from tokdrill.anki.package import read_package
 
-FRONT = 'What does <b>BPE</b> merge?'
+FRONT = "What does <b>BPE</b> merge?"
 BACK = 'The most frequent <i>pair</i>,<br>then repeat.<img src="merges.png">[sound:bpe.mp3]'
 
 
@@ -101,12 +101,19 @@ def test_a_current_package_missing_its_compressed_collection(packages: dict[str,
 def test_damaged_compressed_collection(packages: dict[str, Path], tmp_path: Path) -> None:
     with zipfile.ZipFile(packages["latest"]) as archive:
         data = archive.read("collection.anki21b")
-    path = _rezip(packages["latest"], tmp_path / "bad.apkg", drop=("collection.anki21b",), add={"collection.anki21b": data[: len(data) // 2]})
+    path = _rezip(
+        packages["latest"],
+        tmp_path / "bad.apkg",
+        drop=("collection.anki21b",),
+        add={"collection.anki21b": data[: len(data) // 2]},
+    )
     _expect_error(path, "damaged package (collection.anki21b is cut short)")
 
 
 def test_a_collection_that_is_not_sqlite(packages: dict[str, Path], tmp_path: Path) -> None:
-    path = _rezip(packages["legacy"], tmp_path / "bad.apkg", drop=("collection.anki21",), add={"collection.anki21": b"x" * 4096})
+    path = _rezip(
+        packages["legacy"], tmp_path / "bad.apkg", drop=("collection.anki21",), add={"collection.anki21": b"x" * 4096}
+    )
     _expect_error(path, "its collection is not an SQLite database")
 
 
@@ -114,7 +121,9 @@ def test_a_corrupt_sqlite_collection(packages: dict[str, Path], tmp_path: Path) 
     with zipfile.ZipFile(packages["legacy"]) as archive:
         data = bytearray(archive.read("collection.anki21"))
     data[100:] = b"\xff" * (len(data) - 100)  # keep the header, destroy every page
-    path = _rezip(packages["legacy"], tmp_path / "bad.apkg", drop=("collection.anki21",), add={"collection.anki21": bytes(data)})
+    path = _rezip(
+        packages["legacy"], tmp_path / "bad.apkg", drop=("collection.anki21",), add={"collection.anki21": bytes(data)}
+    )
     _expect_error(path, "damaged collection database")
 
 
@@ -172,7 +181,7 @@ def test_members_are_never_extracted_under_their_own_names(packages: dict[str, P
         "../collection.anki2": b"boo",
     }
     path = _rezip(packages["legacy"], tmp_path / "tricks.apkg", add=evil)
-    assert [n.notetype for n in read_package(path)][0] == "Basic"
+    assert read_package(path)[0].notetype == "Basic"
     assert not outside.exists() and not (tmp_path.parent / outside.name).exists()
 
 

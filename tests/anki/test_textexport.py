@@ -23,7 +23,13 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         return {
             "notes": export_notes_text(col, folder / "notes.txt"),
             "plain": export_notes_text(
-                col, folder / "plain.txt", with_html=False, with_tags=False, with_deck=False, with_notetype=False, with_guid=False
+                col,
+                folder / "plain.txt",
+                with_html=False,
+                with_tags=False,
+                with_deck=False,
+                with_notetype=False,
+                with_guid=False,
             ),
             "cards": export_cards_text(col, folder / "cards.txt"),
         }
@@ -39,7 +45,7 @@ def test_notes_export_with_every_column(exports: dict[str, Path]) -> None:
     assert "#not a comment" in second.fields[1]
     assert cloze.kind == "cloze"
     assert len({n.guid for n in notes}) == 3
-    assert [n.where for n in notes][0].startswith("line ")
+    assert first.where.startswith("line ")
 
 
 def test_plain_text_export_is_escaped_into_html(exports: dict[str, Path]) -> None:

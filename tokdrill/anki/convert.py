@@ -29,30 +29,12 @@ from tokdrill.anki.cloze import cloze_card, cloze_numbers
 from tokdrill.anki.keyphrases import MAX_POINTS, MIN_POINTS, derive_key_points
 from tokdrill.anki.notes import AnkiNote
 from tokdrill.anki.tomarkdown import PLACEHOLDER, html_to_markdown, parse_html, visible_text
+from tokdrill.content import FollowUp, Reference
 
 ID_PATTERN = re.compile(r"[a-z0-9-]+")
 SKIPPED_FIELDS = frozenset({"add reverse"})
 """Fields that switch Anki features on rather than hold text (Basic (optional reversed card))."""
 _SNIPPET = 48
-
-
-@dataclass(frozen=True)
-class FollowUpText:
-    question: str
-    answer: str
-
-
-@dataclass(frozen=True)
-class ReferenceText:
-    title: str
-    authors: str | None = None
-    year: int | None = None
-    venue: str | None = None
-    url: str | None = None
-
-    def to_mapping(self) -> dict[str, object]:
-        values = {"title": self.title, "authors": self.authors, "year": self.year, "venue": self.venue, "url": self.url}
-        return {key: value for key, value in values.items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -63,9 +45,9 @@ class ImportedCard:
     question: str
     answer: str
     key_points: tuple[str, ...]
-    follow_ups: tuple[FollowUpText, ...] = ()
+    follow_ups: tuple[FollowUp, ...] = ()
     tags: tuple[str, ...] = ()
-    references: tuple[ReferenceText, ...] = ()
+    references: tuple[Reference, ...] = ()
     concepts: tuple[str, ...] = ()
     drawn_key_points: bool = False
 
@@ -78,7 +60,7 @@ class ImportedCard:
         if self.tags:
             mapping["tags"] = list(self.tags)
         if self.references:
-            mapping["references"] = [ref.to_mapping() for ref in self.references]
+            mapping["references"] = [ref.to_json() for ref in self.references]
         if self.concepts:
             mapping["concepts"] = list(self.concepts)
         return mapping
@@ -203,8 +185,8 @@ class _Converter:
         preferred: Sequence[str] = (),
         *,
         key_points: tuple[str, ...] | None = None,
-        follow_ups: tuple[FollowUpText, ...] = (),
-        references: tuple[ReferenceText, ...] = (),
+        follow_ups: tuple[FollowUp, ...] = (),
+        references: tuple[Reference, ...] = (),
         concepts: tuple[str, ...] = (),
         tags: tuple[str, ...] | None = None,
     ) -> None:
@@ -276,7 +258,7 @@ class _Converter:
         points = [p for p in points if p]
         return tuple(points) if MIN_POINTS <= len(points) <= MAX_POINTS else None
 
-    def _follow_ups_field(self, card_id: str, html: str) -> tuple[tuple[FollowUpText, ...], list[tuple[str, str]]]:
+    def _follow_ups_field(self, card_id: str, html: str) -> tuple[tuple[FollowUp, ...], list[tuple[str, str]]]:
         """Follow-ups from their ``<details>`` blocks; anything else in the field is returned to be
         added to the answer, so an edit made in Anki is never lost."""
         soup = parse_html(html)
@@ -292,11 +274,11 @@ class _Converter:
             if not (question.exact and answer.exact):
                 self.result.changed.append(card_id)
             if _has_text(question.markdown) and _has_text(answer.markdown):
-                result.append(FollowUpText(question.markdown, answer.markdown))
+                result.append(FollowUp(question.markdown, answer.markdown))
         rest = str(soup)
         return tuple(result), ([("Follow-ups", rest)] if visible_text(rest) else [])
 
-    def _references_field(self, label: str, html: str) -> tuple[ReferenceText, ...]:
+    def _references_field(self, label: str, html: str) -> tuple[Reference, ...]:
         result = []
         for item in parse_html(html).find_all("li"):
 
@@ -316,7 +298,7 @@ class _Converter:
                 continue
             if url and not url.startswith(("http://", "https://")):
                 url = None
-            result.append(ReferenceText(title, part("authors"), year, venue, url))
+            result.append(Reference(title, part("authors"), year, venue, url))
         return tuple(result)
 
 

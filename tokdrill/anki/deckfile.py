@@ -84,9 +84,10 @@ def deck_yaml(deck: DeckText) -> str:
     return comment + body
 
 
-def write_deck(deck: DeckText, target: Path) -> None:
+def write_deck(deck: DeckText, target: Path, *, concept_files: Sequence[Path] = ()) -> None:
     """Write ``deck`` to ``target`` (replacing it): only if the written file loads with no
-    problem, else :class:`DeckFileError` and ``target`` is left as it was."""
+    problem next to the shipped content and ``concept_files`` (the vocabularies its cards may
+    name), else :class:`DeckFileError` and ``target`` is left as it was."""
     folder = target.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -100,8 +101,10 @@ def write_deck(deck: DeckText, target: Path) -> None:
                 fh.write(deck_yaml(deck))
         except OSError as exc:
             raise DeckFileError(f"cannot write {target}: {exc.strerror or exc}") from None
-        # The file's own checks; clashes with other decks are the caller's to check first.
-        problems = load_library([partial], include_shipped=False, use_cache=False).errors
+        # The file's own checks, its concepts against the vocabularies, its ids against the shipped
+        # content (clashes with the user's other decks are the caller's to check first).
+        library = load_library([*concept_files, partial], use_cache=False, check_symbols=False)
+        problems = [error for error in library.errors if error.path == partial]
         if problems:
             raise DeckFileError(f"the deck written for {target} does not load; nothing was changed", problems)
         try:

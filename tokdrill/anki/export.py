@@ -17,26 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from tokdrill.anki import notetype as nt
 from tokdrill.anki.render import markdown_to_html, plain_to_html
-from tokdrill.content import Card, Deck
-
-
-class ReferenceLike(Protocol):
-    """What a card's reference offers (title required, the rest optional)."""
-
-    @property
-    def title(self) -> str: ...
-    @property
-    def authors(self) -> str | None: ...
-    @property
-    def year(self) -> int | None: ...
-    @property
-    def venue(self) -> str | None: ...
-    @property
-    def url(self) -> str | None: ...
+from tokdrill.content import Card, Deck, Reference
 
 
 @dataclass(frozen=True)
@@ -48,16 +33,6 @@ class ExportSummary:
 
     def to_json(self) -> dict[str, object]:
         return {"file": str(self.path), "decks": dict(self.notes), "notes": sum(self.notes.values())}
-
-
-def references_of(card: Card) -> Sequence[ReferenceLike]:
-    """The card's references (none on a card model that has no ``references``)."""
-    return tuple(getattr(card, "references", ()) or ())
-
-
-def concepts_of(card: Card) -> Sequence[str]:
-    """The concept ids the card teaches (none on a card model that has no ``concepts``)."""
-    return tuple(getattr(card, "concepts", ()) or ())
 
 
 def question_html(text: str) -> str:
@@ -82,7 +57,7 @@ def key_points_html(points: Iterable[str]) -> str:
     return f'<ul class="{nt.KEY_POINTS_CLASS}">{items}</ul>' if items else ""
 
 
-def reference_html(ref: ReferenceLike) -> str:
+def reference_html(ref: Reference) -> str:
     """One reference; each part sits in an element classed by its name, so it can be read back."""
     title = plain_to_html(ref.title)
     if ref.url:
@@ -98,7 +73,7 @@ def reference_html(ref: ReferenceLike) -> str:
     return "".join(parts)
 
 
-def references_html(refs: Sequence[ReferenceLike]) -> str:
+def references_html(refs: Sequence[Reference]) -> str:
     items = "".join(f"<li>{reference_html(ref)}</li>" for ref in refs)
     return f'<ul class="{nt.REFERENCES_CLASS}">{items}</ul>' if items else ""
 
@@ -110,7 +85,7 @@ def note_fields(card: Card) -> list[str]:
         markdown_to_html(card.answer),
         follow_ups_html(card),
         key_points_html(card.key_points),
-        references_html(references_of(card)),
+        references_html(card.references),
         plain_to_html(card.id),
     ]
 
@@ -118,7 +93,7 @@ def note_fields(card: Card) -> list[str]:
 def note_tags(card: Card) -> list[str]:
     """Anki tags: the card's tags (Anki forbids spaces in a tag), then its concepts."""
     tags = ["_".join(tag.split()) for tag in card.tags]
-    tags += [f"{nt.CONCEPT_TAG_PREFIX}{concept}" for concept in concepts_of(card)]
+    tags += [f"{nt.CONCEPT_TAG_PREFIX}{concept}" for concept in card.concepts]
     return list(dict.fromkeys(tag for tag in tags if tag))
 
 

@@ -124,8 +124,7 @@ def import_anki(
         notes = [note for note in notes if in_deck(note, from_deck)]
         if not notes:
             raise ImportRefused(f"{source}: no note is in the Anki deck {from_deck!r}")
-    concepts = getattr(library, "concepts", None) or {}
-    conversion = convert_notes(notes, deck_id, known_concepts=set(concepts))
+    conversion = convert_notes(notes, deck_id, known_concepts=set(library.concepts))
     if not conversion.cards:
         reasons = "; ".join(conversion.skipped[:3])
         raise ImportRefused(f"{source}: no note could be imported" + (f" ({reasons})" if reasons else ""))
@@ -146,7 +145,7 @@ def import_anki(
     )
     if not dry_run:
         try:
-            write_deck(deck, target)
+            write_deck(deck, target, concept_files=sorted({c.origin.path for c in library.concepts.values()}))
         except DeckFileError as exc:
             raise ImportRefused(str(exc), exc.problems) from None
     return ImportResult(target, deck_id, deck_title, len(notes), conversion, not dry_run, replaced, deck_yaml(deck))
