@@ -27,6 +27,8 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         add_note(col, "Basic", {"Front": FRONT, "Back": BACK}, deck="Tokenization::BPE", tags=["bpe", "merges"])
         add_note(col, "Cloze", {"Text": "{{c1::WordPiece}} is used by {{c2::BERT}}"}, deck="Tokenization::WordPiece")
         add_note(col, "Basic (optional reversed card)", {"Front": "F", "Back": "B", "Add Reverse": "y"})
+        occlusion = "{{c1::image-occlusion:rect:left=.1:top=.1:width=.2:height=.2:oi=1}}"
+        add_note(col, "Image Occlusion", {"Occlusion": occlusion, "Image": '<img src="merges.png">'})
         return {
             "latest": export_package(col, folder / "latest.apkg"),
             "legacy": export_package(col, folder / "legacy.apkg", legacy=True),
@@ -36,8 +38,8 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.mark.parametrize("fmt", ["latest", "legacy"])
 def test_reads_notes_types_decks_and_tags_from_real_anki_packages(packages: dict[str, Path], fmt: str) -> None:
     notes = read_package(packages[fmt])
-    assert [n.notetype for n in notes] == ["Basic", "Cloze", "Basic (optional reversed card)"]
-    basic, cloze, reversible = notes
+    assert [n.notetype for n in notes] == ["Basic", "Cloze", "Basic (optional reversed card)", "Image Occlusion"]
+    basic, cloze, reversible, occlusion = notes
     assert basic.fields == (FRONT, BACK)
     assert basic.field_names == ("Front", "Back")
     assert basic.tags == ("bpe", "merges")
@@ -46,6 +48,7 @@ def test_reads_notes_types_decks_and_tags_from_real_anki_packages(packages: dict
     assert cloze.kind == "cloze" and cloze.field_names == ("Text", "Back Extra")
     assert cloze.deck == "Tokenization::WordPiece"
     assert reversible.field_names == ("Front", "Back", "Add Reverse")
+    assert occlusion.kind == "image-occlusion"
 
 
 def test_the_placeholder_collection_of_a_current_package_is_not_read(packages: dict[str, Path]) -> None:
