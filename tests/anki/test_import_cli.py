@@ -75,14 +75,21 @@ def test_importing_again_is_refused_unless_replacing_and_ids_stay(package: Path,
     assert code == 1
     assert f"{target} already exists (deck 'tok' was imported before); add --replace" in err
     assert target.read_bytes() == before
+    # the user refines the drawn key points of the first card; a re-import keeps them
+    lines = before.decode().splitlines()
+    first_points = next(i for i, line in enumerate(lines) if line.startswith("    key_points:"))
+    lines[first_points] = "    key_points: [no unknown token, every byte in the base alphabet]"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, _ = run(
         "import-anki", str(package), "--deck", "tok", "--replace", "--title", "Tokenizers", capsys=capsys
     )
     assert code == 0 and out.startswith("replaced deck with 2 card(s)")
+    assert "1 card(s) keep the key points their deck file already had" in out
     after = target.read_text(encoding="utf-8")
-    ids = [line for line in before.decode().splitlines() if line.startswith("  - id: ")]
+    ids = [line for line in lines if line.startswith("  - id: ")]
     assert ids == [line for line in after.splitlines() if line.startswith("  - id: ")]
     assert "title: Tokenizers" in after
+    assert "    key_points: [no unknown token, every byte in the base alphabet]" in after.splitlines()
 
 
 def test_from_deck_keeps_one_anki_deck(package: Path, capsys) -> None:

@@ -4,14 +4,14 @@ The deck is written to ``<content folder>/<deck id>.yaml`` (see
 :func:`tokdrill.locations.user_content_dir`), which tokdrill loads by default. Importing again
 over a deck imported before is refused unless the caller asks to replace it; card ids are stable
 (:mod:`tokdrill.anki.convert`), so a replacement keeps the review history of every card that is
-still there. Nothing is written when the file cannot be read, when no note gives a card, when
+still there, and the key points the deck file holds for it (the user may have refined them). Nothing is written when the file cannot be read, when no note gives a card, when
 the deck or a card id is already used by other content, or when the result would not load.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from tokdrill.anki.deckfile import DeckFileError, DeckText, deck_yaml, write_dec
 from tokdrill.anki.notes import AnkiFileError, AnkiNote, in_deck
 from tokdrill.anki.package import read_package
 from tokdrill.anki.textexport import read_text_export
-from tokdrill.content import ContentError, Library, Origin
+from tokdrill.content import ContentError, Deck, Library, Origin
 
 ZIP_MAGIC = b"PK\x03\x04"
 PACKAGE_SUFFIXES = (".apkg", ".colpkg")
@@ -135,6 +135,8 @@ def import_anki(
             clashes.append(f"card id {card.id!r} is already used at {other}")
     if clashes:
         raise ImportRefused("; ".join(clashes[:3]) + ("" if len(clashes) <= 3 else f" (and {len(clashes) - 3} more)"))
+    if existing is not None:
+        _keep_refined_key_points(conversion, existing)
     deck_title = title or _imported_title(notes, source)
     deck = DeckText(
         deck_id=deck_id,
@@ -151,6 +153,20 @@ def import_anki(
     return ImportResult(target, deck_id, deck_title, len(notes), conversion, not dry_run, replaced, deck_yaml(deck))
 
 
+def _keep_refined_key_points(conversion: Conversion, previous: Deck) -> None:
+    """Cards imported before keep the key points their deck file has now (the user may have
+    refined them) instead of freshly drawn ones; key points a tokdrill note carries still win."""
+    kept = {card.id: card.key_points for card in previous.cards}
+    refreshed = 0
+    for index, card in enumerate(conversion.cards):
+        points = kept.get(card.id)
+        if card.drawn_key_points and points is not None and points != card.key_points:
+            conversion.cards[index] = replace(card, key_points=points, drawn_key_points=False)
+            refreshed += 1
+    if refreshed:
+        conversion.notices.append(f"{refreshed} card(s) keep the key points their deck file already had")
+
+
 def _imported_title(notes: Sequence[AnkiNote], source: Path) -> str:
     title = default_title(notes, source)
     return title or source.stem or "Imported from Anki"
@@ -162,7 +178,7 @@ def _comment(source: Path, conversion: Conversion) -> str:
         lines.append(
             "Key points were drawn from each answer (a typed answer is checked against them): edit them freely."
         )
-    lines.append("Importing again with --replace overwrites this file.")
+    lines.append("Importing again with --replace rewrites this file; key points edited here are kept.")
     return "\n".join(lines)
 
 

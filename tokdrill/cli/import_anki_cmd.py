@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--replace",
         action="store_true",
-        help="overwrite a deck imported before under this id (card ids are stable: review history is kept)",
+        help="rewrite a deck imported before under this id (card ids are stable: review history and edited key points are kept)",
     )
     parser.add_argument("--dry-run", action="store_true", help="print the deck file instead of writing it")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
