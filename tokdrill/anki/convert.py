@@ -18,7 +18,6 @@ Markdown for every text, key points, and a note of everything that did not carry
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -30,8 +29,8 @@ from tokdrill.anki.keyphrases import MAX_POINTS, MIN_POINTS, derive_key_points
 from tokdrill.anki.notes import AnkiNote
 from tokdrill.anki.tomarkdown import PLACEHOLDER, html_to_markdown, parse_html, visible_text
 from tokdrill.content import FollowUp, Reference
+from tokdrill.content.fields import ID_PATTERN
 
-ID_PATTERN = re.compile(r"[a-z0-9-]+")
 SKIPPED_FIELDS = frozenset({"add reverse"})
 """Fields that switch Anki features on rather than hold text (Basic (optional reversed card))."""
 _SNIPPET = 48

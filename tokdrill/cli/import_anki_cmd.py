@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-_DECK_ID = re.compile(r"[a-z0-9-]+")
 _LISTED = 20
 
 
@@ -46,8 +44,9 @@ def run(args: argparse.Namespace) -> int:
     from tokdrill.anki.notes import AnkiFileError
     from tokdrill.clock import SystemClock
     from tokdrill.content import load_library
+    from tokdrill.content.fields import ID_PATTERN
 
-    if not _DECK_ID.fullmatch(args.deck):
+    if not ID_PATTERN.fullmatch(args.deck):
         return _fail(f"--deck {args.deck!r} is not a valid id: use only lowercase letters, digits and '-'", EXIT_USAGE)
     source = Path(args.file)
     if not source.exists():
