@@ -90,6 +90,9 @@ def test_importing_again_is_refused_unless_replacing_and_ids_stay(package: Path,
     assert ids == [line for line in after.splitlines() if line.startswith("  - id: ")]
     assert "title: Tokenizers" in after
     assert "    key_points: [no unknown token, every byte in the base alphabet]" in after.splitlines()
+    # without --title, replacing keeps the deck's title
+    assert run("import-anki", str(package), "--deck", "tok", "--replace", capsys=capsys)[0] == 0
+    assert "title: Tokenizers" in target.read_text(encoding="utf-8")
 
 
 def test_from_deck_keeps_one_anki_deck(package: Path, capsys) -> None:

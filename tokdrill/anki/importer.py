@@ -137,7 +137,7 @@ def import_anki(
         raise ImportRefused("; ".join(clashes[:3]) + ("" if len(clashes) <= 3 else f" (and {len(clashes) - 3} more)"))
     if existing is not None:
         _keep_refined_key_points(conversion, existing)
-    deck_title = title or _imported_title(notes, source)
+    deck_title = title or (existing.title if existing is not None else _imported_title(notes, source))
     deck = DeckText(
         deck_id=deck_id,
         title=deck_title,

@@ -21,7 +21,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--deck", required=True, metavar="ID", help="id of the new deck (lowercase letters, digits, '-')"
     )
-    parser.add_argument("--title", metavar="TEXT", help="the deck's title (default: the Anki deck's name)")
+    parser.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="the deck's title (default: the Anki deck's name, or the title it has when replacing)",
+    )
     parser.add_argument(
         "--from-deck", metavar="NAME", help="import only the notes of this Anki deck and its subdecks ('A::B')"
     )
