@@ -180,3 +180,16 @@ def test_cli_reports_an_unwritable_target(tmp_path: Path, capsys) -> None:
     assert main(["export-anki", "--deck", "bpe", str(target)]) == 1
     err = capsys.readouterr().err
     assert f"cannot write {target}: No such file or directory" in err
+
+
+def test_decks_sharing_a_title_stay_apart_in_anki(tricky: Deck, tmp_path: Path) -> None:
+    twin = Deck("tricky-twin", tricky.title, "", tricky.cards[:0], tricky.origin)
+    package = tmp_path / "twins.apkg"
+    write_package([tricky, twin], package, timestamp=1_700_000_000)
+    db = _collection(package, tmp_path)
+    names = {d["name"] for d in json.loads(db.execute("SELECT decks FROM col").fetchone()[0]).values()}
+    db.close()
+    assert {
+        "tokdrill::Conversions that must survive (tricky)",
+        "tokdrill::Conversions that must survive (tricky-twin)",
+    } <= names

@@ -13,6 +13,7 @@ import os
 import sqlite3
 import tempfile
 import zipfile
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -115,9 +116,12 @@ def build_package(decks: Sequence[Deck]) -> Any:
     import genanki
 
     model = _model()
+    titles = Counter(deck.title for deck in decks)
     anki_decks = []
     for deck in decks:
-        anki_deck = genanki.Deck(nt.deck_id(deck.id), nt.deck_name(deck.title), markdown_to_html(deck.description))
+        # two decks with one title would merge into one Anki deck: the id tells them apart
+        title = deck.title if titles[deck.title] == 1 else f"{deck.title} ({deck.id})"
+        anki_deck = genanki.Deck(nt.deck_id(deck.id), nt.deck_name(title), markdown_to_html(deck.description))
         for position, card in enumerate(deck.cards):
             anki_deck.add_note(
                 genanki.Note(
