@@ -177,3 +177,18 @@ def test_drawn_key_points_are_two_to_six_phrases_the_answer_covers(answer: str) 
     assert 2 <= len(points) <= 6
     assert all(match.covered for match in match_key_points(answer, points))
     assert not any("|" in p or "[image:" in p or p.startswith("Cost") for p in points)
+
+
+def test_deeply_nested_notes_still_convert() -> None:
+    deep_list = "<ul>" * 3000 + "<li>question</li>" + "</ul>" * 3000
+    deep_cloze = "{{c1::" * 3000 + "deep" + "}}" * 3000
+    result = convert_notes(
+        [
+            note(deep_list, "<i>" * 3000 + "an answer in many words" + "</i>" * 3000),
+            note(deep_cloze, names=("Text",), kind="cloze", guid="g2", where="note 2"),
+        ],
+        "d",
+    )
+    assert result.cards[0].question == "question"
+    assert result.cards[1].id.endswith("-c1") and result.cards[1].question.startswith("[...]")
+    assert result.cards[0].id in result.changed  # its formatting could not be kept

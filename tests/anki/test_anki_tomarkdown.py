@@ -87,3 +87,11 @@ def test_inline_code_keeps_its_exact_text(code: str) -> None:
     converted = html_to_markdown(f"<p>x <code>{escape(code)}</code> y</p>")
     rendered = markdown_to_html(converted.markdown)
     assert f"<code>{escape(code, quote=False)}</code>" in rendered.replace("&quot;", '"'), converted.markdown
+
+
+def test_markup_nested_hundreds_deep_keeps_its_text() -> None:
+    """Nobody types this, but a shared deck can hold it: no crash, the text survives."""
+    depth = 5000
+    converted = html_to_markdown("<div>" * depth + "first" + "</div>" * depth + "<b>" * depth + "2*3" + "</b>" * depth)
+    assert converted.markdown == "first\n\n2\\*3"
+    assert not converted.exact

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 _OPEN = re.compile(r"\{\{c(\d+)::")
 BLANK = "[...]"
+MAX_DEPTH = 16
+"""Deepest nesting of deletions read (Anki's editor makes a handful at most)."""
 
 
 @dataclass(frozen=True)
@@ -20,19 +22,21 @@ class _Deletion:
 _Parts = tuple["str | _Deletion", ...]
 
 
-def _parse(text: str, pos: int = 0, nested: bool = False) -> tuple[_Parts, str | None, int]:
+def _parse(text: str, pos: int = 0, depth: int = 0) -> tuple[_Parts, str | None, int]:
     """Parts of ``text`` from ``pos`` up to the ``}}`` closing the current deletion (when
-    ``nested``), its hint, and the position after it."""
+    ``depth`` > 0), its hint, and the position after it. Deletions nested deeper than
+    :data:`MAX_DEPTH` are left as text."""
+    nested = depth > 0
     parts: list[str | _Deletion] = []
     buffer: list[str] = []
     hint: str | None = None
     while pos < len(text):
-        opening = _OPEN.match(text, pos)
+        opening = _OPEN.match(text, pos) if depth < MAX_DEPTH else None
         if opening:
             if buffer:
                 parts.append("".join(buffer))
                 buffer = []
-            inner, inner_hint, pos = _parse(text, opening.end(), nested=True)
+            inner, inner_hint, pos = _parse(text, opening.end(), depth + 1)
             parts.append(_Deletion(int(opening.group(1)), inner, inner_hint))
             continue
         if nested and text.startswith("}}", pos):

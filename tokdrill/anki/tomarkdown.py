@@ -171,10 +171,24 @@ def html_to_markdown(html: str) -> Converted:
     wanted = visible_text(soup)
     markdown = ""
     for escape_misc in (False, True):
-        markdown = _tidy(_Converter(escape_misc=escape_misc, **_OPTIONS).convert_soup(soup))
+        try:
+            markdown = _tidy(_Converter(escape_misc=escape_misc, **_OPTIONS).convert_soup(soup))
+        except RecursionError:
+            # markdownify recurses once per nesting level: markup nested hundreds deep (never
+            # typed by a person) keeps its text, line by line, and loses its formatting
+            return Converted(_plain_markdown(soup), tuple(media), False)
         if visible_text(markdown_to_html(markdown)) == wanted:
             return Converted(markdown, tuple(media), True)
     return Converted(markdown, tuple(media), False)
+
+
+def _plain_markdown(soup: BeautifulSoup) -> str:
+    """The text of ``soup`` as Markdown paragraphs, every Markdown character escaped."""
+    converter = _Converter(escape_misc=True, **_OPTIONS)
+    for tag in soup.find_all(["br", "p", "div", "li", "tr", "pre", "h1", "h2", "h3", "h4", "h5", "h6"]):
+        tag.insert_after("\n")
+    lines = (" ".join(line.split()) for line in soup.get_text().split("\n"))
+    return "\n\n".join(converter.escape(line, set()) for line in lines if line)
 
 
 def _tidy(markdown: str) -> str:
