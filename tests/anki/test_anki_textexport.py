@@ -130,3 +130,10 @@ def test_a_file_past_the_size_cap_is_not_read(tmp_path: Path, monkeypatch: pytes
     path = _write(tmp_path, "q\ta\n" * 1000)
     with pytest.raises(AnkiFileError, match="larger than 1 KiB; not read"):
         read_text_export(path)
+
+
+def test_a_field_larger_than_csvs_default_limit(tmp_path: Path) -> None:
+    picture = '<img src="data:image/png;base64,' + "A" * (300 << 10) + '">'
+    quoted = picture.replace('"', '""')
+    (note,) = read_text_export(_write(tmp_path, f'#html:true\nQ\t"{quoted}"\n'))
+    assert note.fields[1] == picture

@@ -133,6 +133,8 @@ def _records(path: Path, body: list[str], separator: str, offset: int) -> Iterat
                 inside_quotes = not inside_quotes
             yield line
 
+    # csv refuses fields over 128 KiB by default; a note with an inline picture is larger
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_TEXT_BYTES))
     reader = csv.reader(lines(), delimiter=separator, quotechar='"', doublequote=True, strict=False)
     start = 1
     try:
