@@ -56,6 +56,11 @@ def test_media_become_placeholders_and_are_listed() -> None:
     assert "[audio: x.ogg]" in converted.markdown
 
 
+def test_an_inline_picture_is_named_by_its_type_not_its_bytes() -> None:
+    converted = html_to_markdown('<img src="data:image/png;base64,iVBORw0KGgo=">')
+    assert (converted.markdown, converted.media) == ("[image: embedded image/png]", ("embedded image/png",))
+
+
 def test_an_image_without_a_source_is_dropped_without_a_placeholder() -> None:
     converted = html_to_markdown('Text<img alt="nothing">')
     assert converted.markdown == "Text"

@@ -145,6 +145,8 @@ def replace_media(soup: BeautifulSoup) -> list[str]:
         if not name:
             tag.decompose()
             continue
+        if name.lower().startswith("data:"):
+            name = f"embedded {name[5:].split(';', 1)[0].split(',', 1)[0] or 'data'}"  # the file itself is inline
         found.append(name)
         tag.replace_with(NavigableString(f"[{_MEDIA_TAGS[tag.name]}: {name}]"))
     for text in soup.find_all(string=_SOUND):
