@@ -4,14 +4,16 @@ The deck is written to ``<content folder>/<deck id>.yaml`` (see
 :func:`tokdrill.locations.user_content_dir`), which tokdrill loads by default. Importing again
 over a deck imported before is refused unless the caller asks to replace it; card ids are stable
 (:mod:`tokdrill.anki.convert`), so a replacement keeps the review history of every card that is
-still there, and the key points the deck file holds for it (the user may have refined them). Nothing is written when the file cannot be read, when no note gives a card, when
-the deck or a card id is already used by other content, or when the result would not load.
+still there, the key points the deck file holds for it (the user may have refined them) and
+the deck's title. Nothing is written when the file cannot be read, when no note gives a card,
+when the deck or a card id is already used by other content, or when the result would not load.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -88,7 +90,7 @@ def default_title(notes: Sequence[AnkiNote], source: Path) -> str:
     decks = {note.deck for note in notes}
     if len(decks) == 1 and (name := next(iter(decks)).split("::")[-1].strip()):
         return name
-    return source.stem
+    return source.stem or "Imported from Anki"
 
 
 def import_anki(
@@ -117,7 +119,7 @@ def import_anki(
     if replaced and not replace and not dry_run:
         raise ImportRefused(
             f"{target} already exists (deck {deck_id!r} was imported before); add --replace to overwrite it "
-            "(card ids are stable, so review history is kept)"
+            "(card ids are stable: review history and edited key points are kept)"
         )
     notes = read_notes(source)
     if from_deck is not None:
@@ -137,7 +139,7 @@ def import_anki(
         raise ImportRefused("; ".join(clashes[:3]) + ("" if len(clashes) <= 3 else f" (and {len(clashes) - 3} more)"))
     if existing is not None:
         _keep_refined_key_points(conversion, existing)
-    deck_title = title or (existing.title if existing is not None else _imported_title(notes, source))
+    deck_title = title or (existing.title if existing is not None else default_title(notes, source))
     deck = DeckText(
         deck_id=deck_id,
         title=deck_title,
@@ -161,15 +163,10 @@ def _keep_refined_key_points(conversion: Conversion, previous: Deck) -> None:
     for index, card in enumerate(conversion.cards):
         points = kept.get(card.id)
         if card.drawn_key_points and points is not None and points != card.key_points:
-            conversion.cards[index] = replace(card, key_points=points, drawn_key_points=False)
+            conversion.cards[index] = dataclasses.replace(card, key_points=points, drawn_key_points=False)
             refreshed += 1
     if refreshed:
         conversion.notices.append(f"{refreshed} card(s) keep the key points their deck file already had")
-
-
-def _imported_title(notes: Sequence[AnkiNote], source: Path) -> str:
-    title = default_title(notes, source)
-    return title or source.stem or "Imported from Anki"
 
 
 def _comment(source: Path, conversion: Conversion) -> str:
