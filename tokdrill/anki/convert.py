@@ -286,18 +286,18 @@ class _Converter:
                 text = " ".join(node.get_text().split()) if isinstance(node, Tag) else ""
                 return text or None
 
-            title = part("title") or " ".join(item.get_text().split())
+            title = part(nt.REF_TITLE) or " ".join(item.get_text().split())
             link = item.find("a", href=True)
             url = str(link["href"]) if isinstance(link, Tag) else None
-            year_text = part("year")
+            year_text = part(nt.REF_YEAR)
             year = int(year_text) if year_text and year_text.isdigit() else None
-            venue = part("venue")
+            venue = part(nt.REF_VENUE)
             if not title or not (venue or (url and url.startswith(("http://", "https://")))):
                 self.result.notices.append(f"{label}: reference {title!r} has no venue or web address; left out")
                 continue
             if url and not url.startswith(("http://", "https://")):
                 url = None
-            result.append(Reference(title, part("authors"), year, venue, url))
+            result.append(Reference(title, part(nt.REF_AUTHORS), year, venue, url))
         return tuple(result)
 
 

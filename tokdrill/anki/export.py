@@ -62,15 +62,15 @@ def reference_html(ref: Reference) -> str:
     """One reference; each part sits in an element classed by its name, so it can be read back."""
     title = plain_to_html(ref.title)
     if ref.url:
-        parts = [f'<a class="title" href="{escape(ref.url, quote=True)}">{title}</a>']
+        parts = [f'<a class="{nt.REF_TITLE}" href="{escape(ref.url, quote=True)}">{title}</a>']
     else:
-        parts = [f'<span class="title">{title}</span>']
+        parts = [f'<span class="{nt.REF_TITLE}">{title}</span>']
     if ref.authors:
-        parts.append(f', <span class="authors">{plain_to_html(ref.authors)}</span>')
+        parts.append(f', <span class="{nt.REF_AUTHORS}">{plain_to_html(ref.authors)}</span>')
     if ref.year is not None:
-        parts.append(f' (<span class="year">{ref.year}</span>)')
+        parts.append(f' (<span class="{nt.REF_YEAR}">{ref.year}</span>)')
     if ref.venue:
-        parts.append(f'. <span class="venue">{plain_to_html(ref.venue)}</span>')
+        parts.append(f'. <span class="{nt.REF_VENUE}">{plain_to_html(ref.venue)}</span>')
     return "".join(parts)
 
 

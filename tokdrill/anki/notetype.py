@@ -37,7 +37,8 @@ CONCEPT_TAG_PREFIX: Final = "concept::"
 
 # Class names inside the generated field HTML, which the importer reads back.
 FOLLOW_UP_CLASS, KEY_POINTS_CLASS, REFERENCES_CLASS = "follow-up", "key-points", "references"
-REFERENCE_PARTS: Final = ("title", "authors", "year", "venue")
+REF_TITLE, REF_AUTHORS, REF_YEAR, REF_VENUE = "title", "authors", "year", "venue"
+"""Class of the element holding each part of a reference (its link is the title's ``href``)."""
 
 QUESTION_TEMPLATE: Final = f'<div class="question">{{{{{QUESTION}}}}}</div>'
 ANSWER_TEMPLATE: Final = (
