@@ -110,7 +110,7 @@ class Backend:
         # Drill symbols are checked after the first frame (check_symbols), which keeps
         # reference_impl's import off the start-up path; everything else is checked here.
         library = load_library(
-            locations.extra_content_dirs(list(content_dirs or [])),
+            locations.extra_content_dirs(list(content_dirs or []), data_dir),
             cache_dir=locations.cache_dir(data_dir),
             check_symbols=False,
         )

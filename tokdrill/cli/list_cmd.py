@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from tokdrill.content.loader import load_library
 
     library = load_library(
-        locations.extra_content_dirs(getattr(args, "content", None)),
+        locations.extra_content_dirs(getattr(args, "content", None), getattr(args, "data_dir", None)),
         cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
     )
     if args.json:

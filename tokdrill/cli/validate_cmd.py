@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         for path in missing:
             print(f"tokdrill validate: no such file or folder: {path}", file=sys.stderr)
         return EXIT_USAGE
-    extra: list[Path] = locations.extra_content_dirs(getattr(args, "content", None))
+    extra: list[Path] = locations.extra_content_dirs(getattr(args, "content", None), getattr(args, "data_dir", None))
     targets = [Path(p) for p in args.paths]
     library = load_library([*extra, *targets], cache_dir=locations.cache_dir(getattr(args, "data_dir", None)))
     errors = list(library.errors)
