@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from tokdrill.grading.channel import ChannelReader, Reporter, new_nonce
+from tokdrill.grading.protocol import ChannelReader, Reporter, new_nonce
 from tokdrill.grading.limits import Limits, size_text
 
 

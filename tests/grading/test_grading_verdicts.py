@@ -72,7 +72,7 @@ def test_broken_hidden_tests_are_an_internal_error(warm_grader, tmp_path):
 
 def test_verdict_lists_active_protections(warm_grader, tiny_drill):
     verdict = warm_grader.grade(tiny_drill, GOOD_SOURCE)
-    assert "separate process" in verdict.protections
+    assert any(p.startswith("separate process in its own session") for p in verdict.protections)
     assert "scrubbed environment" in verdict.protections
     assert any(p.startswith("rlimits: cpu") for p in verdict.protections)
 

@@ -84,7 +84,7 @@ def count_pairs(word_freqs):
     return {{}}
 """
     verdict = _grade(warm_grader, tiny_drill, source)
-    assert "pid namespace: the whole process tree dies with the child" in verdict.protections
+    assert any(p.startswith("PID namespace") for p in verdict.protections)
     assert verdict.tests[0].outcome == "failed"
     assert _not_running(marker)
 
