@@ -1,4 +1,4 @@
-"""Shared fixtures for the grading tests: a tiny drill, a warm grader, a canary folder."""
+"""Shared fixtures for the grading tests: a tiny drill, the two ways to grade, a canary folder."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from grading_helpers import HIDDEN_TEST
+from grading_helpers import HIDDEN_TEST, CheckGrader
 
 from tokdrill.grading import WarmGrader
 
@@ -27,6 +27,19 @@ def tiny_drill() -> SimpleNamespace:
 def warm_grader() -> Iterator[WarmGrader]:
     with WarmGrader() as grader:
         yield grader
+
+
+@pytest.fixture(scope="session")
+def check_grader(tmp_path_factory: pytest.TempPathFactory) -> CheckGrader:
+    return CheckGrader(tmp_path_factory.mktemp("check"))
+
+
+@pytest.fixture(params=["warm", "check"])
+def grader(request: pytest.FixtureRequest) -> WarmGrader | CheckGrader:
+    """Both ways a submission is graded: the app's warm server, and a cold `tokdrill check`."""
+    name = "warm_grader" if request.param == "warm" else "check_grader"
+    found: WarmGrader | CheckGrader = request.getfixturevalue(name)
+    return found
 
 
 @pytest.fixture()

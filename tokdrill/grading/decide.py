@@ -39,6 +39,7 @@ class RunRecord:
     signal: int | None = None
     cpu_seconds: float = 0.0
     timed_out: bool = False
+    stopped: bool = False  # the supervisor killed the child (deadline, output cap, grader gone)
     output: bytes = b""
     output_truncated: bool = False
     supervisor_lost: bool = False
@@ -165,8 +166,14 @@ def _how_it_ended(record: RunRecord, running: str | None, finished: bool) -> str
 def _cpu_exhausted(record: RunRecord) -> bool:
     if record.signal == signal.SIGXCPU:
         return True
-    # RLIMIT_CPU is enforced on scheduler ticks: the kill can land a little before the full second.
-    return record.signal == signal.SIGKILL and record.cpu_seconds >= record.limits.cpu_seconds * 0.9
+    # At the CPU limit the kernel sends SIGKILL (the only signal a PID namespace's first process
+    # cannot ignore). A SIGKILL the supervisor did not send, after most of the CPU allowance
+    # (the limit is checked on scheduler ticks, the usage is exact), is that limit.
+    return (
+        record.signal == signal.SIGKILL
+        and not record.stopped
+        and record.cpu_seconds >= record.limits.cpu_seconds * 0.5
+    )
 
 
 def _signal_text(signum: int, output: bytes, filename: str) -> str:

@@ -217,7 +217,11 @@ class PublicSession:
         submission = self.submission
 
         class Gate:
-            """Loads the submission after collection (and after the reference answers are built)."""
+            """Registers the submission plugin under its name (the hidden tests look it up), then
+            loads the submission after collection (and after the reference answers are built)."""
+
+            def pytest_configure(self, config: pytest.Config) -> None:
+                config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
 
             @pytest.hookimpl(trylast=True)
             def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -230,11 +234,9 @@ class PublicSession:
                 started.append(True)
 
         real_stdout, sys.stdout = sys.stdout, io.StringIO()
+        os.chdir("/")  # the grader's folder may be hidden in the sandbox
         try:
-            pytest.main(
-                [*session_args(self.files), "--tb=short"],
-                plugins=[submission, Gate(), *plugins],
-            )
+            pytest.main([*session_args(self.files), "--tb=short"], plugins=[Gate(), *plugins])
         finally:
             sys.stdout = real_stdout
         return bool(started)

@@ -98,7 +98,8 @@ def layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
     if _layout is None:
         paths = install_paths()
         covered = closed_folders(paths) if os.geteuid() == 0 else ()
-        covered = tuple(f for f in covered if not _under("/tmp", f) and f not in ("/", "/dev", "/proc"))
+        # Anything under /tmp is replaced anyway; never cover a folder holding /tmp, /dev or /proc.
+        covered = tuple(f for f in covered if not any(_under(f, s) or _under(s, f) for s in ("/tmp", "/dev", "/proc")))
         replaced = ("/tmp", *covered)
         kept = tuple(p for p in paths if any(_under(p, f) and p != f for f in replaced))
         _layout = (covered, kept)
@@ -315,14 +316,18 @@ def _supervise(prepared: PreparedDrill, plan: ChildPlan, grader: int, keep: tupl
     go = ctrl_r in readable and os.read(ctrl_r, 1) == b"g"
     deadline = time.monotonic() + plan.confinement.limits.wall_seconds
     timed_out = False
+    stopped = not go  # the supervisor itself ends the child (deadline, grader's request)
     while go:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            timed_out = True
+            timed_out = stopped = True
             break
         readable, _, _ = select.select([pidfd, ctrl_r], [], [], remaining)
+        if pidfd in readable:
+            break  # the child ended by itself (or by a kernel limit)
         if readable:
-            break  # the child ended, or the grader asked for a kill (output cap) or went away
+            stopped = True  # the grader asked for a kill (output cap) or went away
+            break
     try:
         os.kill(child, signal.SIGKILL)  # PID 1 of its namespace: the kernel kills the rest
     except ProcessLookupError:
@@ -333,6 +338,7 @@ def _supervise(prepared: PreparedDrill, plan: ChildPlan, grader: int, keep: tupl
     final: dict[str, object] = {
         "cpu": usage.ru_utime + usage.ru_stime,
         "timed_out": timed_out,
+        "stopped": stopped,
         "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
     }
@@ -468,6 +474,7 @@ def _watch(record: RunRecord, pid: int, out_r: int, res_r: int, status_r: int, c
         record.signal = status.get("signal")
         record.cpu_seconds = float(status.get("cpu", 0.0))
         record.timed_out = bool(status.get("timed_out"))
+        record.stopped = bool(status.get("stopped"))
     if record.exit_code is None and record.signal is None and not record.timed_out and not record.finished:
         record.supervisor_lost = True
 
