@@ -80,6 +80,19 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
+def processes_named(name: str) -> list[int]:
+    """Pids of live processes whose name (/proc/PID/comm) is ``name``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if Path(f"/proc/{entry}/comm").read_text().strip() == name and alive(int(entry)):
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
 def parent_of(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("PPid:"):

@@ -202,6 +202,7 @@ class Lockdown:
         if plan.mode == "plain":
             missing.append("NOT protected: files your account can change can be changed by the submission")
             missing.append("NOT protected: the hidden test files are readable by the submission")
+            missing.append("NOT protected: terminals your account owns can be written to")
         if not plan.seccomp:
             missing.append("NOT protected: dangerous system calls (no seccomp on this machine)")
             if plan.mode != "userns":

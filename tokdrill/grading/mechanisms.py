@@ -148,7 +148,8 @@ def notice(mechanisms: Mechanisms) -> str:
         f"{reason}, and Landlock (Linux 5.13 or newer) is not available either. "
         "Code you grade runs in a separate process with time, memory and output limits"
         + (" and without dangerous system calls" if mechanisms.seccomp else "")
-        + ", but it can read and change any file your account can. Grade only code you wrote "
+        + ", but it can read and change any file your account can and write to your terminals. "
+        "Grade only code you wrote "
         "yourself. To fix it, allow unprivileged user namespaces (on Debian: "
         "sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 and later: "
         "sysctl kernel.apparmor_restrict_unprivileged_userns=0) or use a kernel with Landlock."
