@@ -105,5 +105,5 @@ def test_control_bytes_in_failure_messages_are_escaped(tmp_path):
     output, before, after, _, code = _run_on_terminal(check_argv("tiny-pairs", path), check_env())
     assert code == 1
     assert b"\x1b" not in output and b"\a" not in output and "\u202e".encode() not in output
-    assert b"\\x1b]0;title\\x07\\x1b[2J\\r\\u202e" in output
+    assert b"\\x1b]0;title\\x07\\x1b[2J\\x0d\\u202e" in output
     assert after == before
