@@ -23,6 +23,7 @@ CONTENT = FIXTURES / "content"
 HIDDEN_TEST = CONTENT / "drills" / "hidden" / "test_tiny_pairs.py"
 PROJECT = Path(__file__).resolve().parents[2]
 ORDINARY_UID = 61423  # the unprivileged account tests drop to when they run as root
+FORK_WARNINGS = "error::DeprecationWarning"  # in grading processes: forking with threads is an error
 
 GOOD_SOURCE = """\
 def count_pairs(word_freqs):
@@ -125,6 +126,7 @@ def check_argv(drill_id: str, path: Path, *extra: str) -> list[str]:
 def check_env(limits: Limits | None = None, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT), env.get("PYTHONPATH", "")) if p)
+    env["PYTHONWARNINGS"] = FORK_WARNINGS
     if limits is not None:
         env[LIMITS_ENV] = json.dumps(limits.to_json())
     env.update(extra)
