@@ -130,7 +130,10 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)  # nobody writes to it: reading it would block forever
     result = _check_process(fifo)
     assert result.returncode == 2
-    assert result.stderr.strip() == f"tokdrill check: {fifo} is not a regular file (a pipe, socket or device cannot be graded)"
+    assert (
+        result.stderr.strip()
+        == f"tokdrill check: {fifo} is not a regular file (a pipe, socket or device cannot be graded)"
+    )
 
 
 def test_a_device_is_refused_at_once():

@@ -193,7 +193,7 @@ def as_ordinary_user(argv: list[str]) -> list[str]:
             script += [
                 f"stage=$(mktemp -d /tmp/tokdrill-stage-{index}-{j}-XXXXXX)",
                 f"mount --bind '{path}' \"$stage\"",
-                f"keep_{index}_{j}=\"$stage\"",
+                f'keep_{index}_{j}="$stage"',
             ]
         script.append(f"mount -t tmpfs -o mode=755 tmpfs '{folder}'")
         for j, path in enumerate(p for p in paths if p.startswith(folder + "/")):

@@ -106,14 +106,17 @@ def test_check_prints_the_notice_once(tiny_drill, tmp_path):
 def test_without_seccomp_either_escaped_processes_are_still_killed(tiny_drill, tmp_path):
     grader = CheckGrader(tmp_path, {REFUSE_ENV: "userns,landlock,seccomp"})
     marker = new_marker()
-    source = f"""
+    source = (
+        f"""
 import os
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
         os.execv("/bin/sleep", ["sleep", "{marker}"])
     os._exit(0)
-""" + GOOD_SOURCE
+"""
+        + GOOD_SOURCE
+    )
     verdict = grader.grade(tiny_drill, source, limits=FAST_LIMITS)
     assert "NOT protected: dangerous system calls (no seccomp on this machine)" in verdict.protections
     assert wait_for(lambda: not processes_with(marker)), "an escaped process outlived the run"
@@ -141,9 +144,9 @@ def test_public_pytest_fallback_grades_the_same(tiny_drill, tmp_path):
 
 
 def test_public_pytest_fallback_keeps_the_reference_answers_out_of_reach(tmp_path):
-    from tokdrill.content.loader import load_library
-
     from test_reference_cases import SABOTAGE, _retype_source
+
+    from tokdrill.content.loader import load_library
 
     drill = load_library([]).drills["bpe-train"]
     path = tmp_path / "answer.py"

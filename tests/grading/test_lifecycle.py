@@ -52,7 +52,9 @@ def _sandbox_pids(marker: str, processes: bool = True) -> tuple[int, int]:
 
 def _all_gone(pids: list[int], marker: str) -> bool:
     name = comm_name(marker)
-    return wait_for(lambda: not any(alive(p) for p in pids) and not processes_with(marker) and not processes_named(name), 20)
+    return wait_for(
+        lambda: not any(alive(p) for p in pids) and not processes_with(marker) and not processes_named(name), 20
+    )
 
 
 def _start_check(tmp_path, marker: str, env_extra: dict[str, str] | None = None, **popen) -> subprocess.Popen[bytes]:
@@ -148,7 +150,7 @@ def test_wall_clock_holds_while_the_grader_is_stopped(tmp_path):
     env = check_env(Limits(cpu_seconds=60, wall_seconds=2.0))
     check = subprocess.Popen(check_argv("tiny-pairs", path, "--json"), env=env, stdout=subprocess.PIPE)
     try:
-        supervisor, child = _sandbox_pids(marker)
+        _, child = _sandbox_pids(marker)
         check.send_signal(signal.SIGSTOP)
         try:
             assert wait_for(lambda: not alive(child) and not processes_with(marker), 30), (
@@ -167,8 +169,9 @@ def test_wall_clock_holds_while_the_grader_is_stopped(tmp_path):
 def test_a_finished_check_leaves_nothing(tmp_path):
     marker = new_marker()
     path = tmp_path / "quick.py"
-    path.write_text(rename_process(marker) + f"import subprocess\nsubprocess.Popen(['sleep', '{marker}'])\n" + GOOD_SOURCE)
+    path.write_text(
+        rename_process(marker) + f"import subprocess\nsubprocess.Popen(['sleep', '{marker}'])\n" + GOOD_SOURCE
+    )
     result = subprocess.run(check_argv("tiny-pairs", path), env=check_env(), capture_output=True, timeout=120)
     assert result.returncode == 0, result.stdout.decode()[-2000:]
     assert wait_for(lambda: not processes_with(marker) and not processes_named(comm_name(marker)), 20)
-

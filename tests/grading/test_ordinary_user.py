@@ -134,8 +134,10 @@ print(result.stdout)
 """
     path = home / "threads.py"
     path.write_text(
-        with_body("import threading\nts = [threading.Thread(target=len, args=('x',)) for _ in range(6)]\n"
-                  "[t.start() for t in ts]\n[t.join() for t in ts]")
+        with_body(
+            "import threading\nts = [threading.Thread(target=len, args=('x',)) for _ in range(6)]\n"
+            "[t.start() for t in ts]\n[t.join() for t in ts]"
+        )
     )
     os.chmod(path, 0o644)
     check = [sys.executable, "-m", "tokdrill", "--content", str(CONTENT), "check", "tiny-pairs", str(path), "--json"]
@@ -150,8 +152,10 @@ print(result.stdout)
 def test_killing_an_ordinary_users_check_leaves_nothing(home):
     marker = new_marker()
     path = home / "linger.py"
-    path.write_text(rename_process(marker) + f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'])\n"
-                    "time.sleep(600)\n" + GOOD_SOURCE)
+    path.write_text(
+        rename_process(marker) + f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'])\n"
+        "time.sleep(600)\n" + GOOD_SOURCE
+    )
     os.chmod(path, 0o644)
     argv = [sys.executable, "-m", "tokdrill", "--content", str(CONTENT), "check", "tiny-pairs", str(path)]
     env = ordinary_env(home, **{LIMITS_ENV: json.dumps(Limits(cpu_seconds=60, wall_seconds=120).to_json())})
@@ -164,7 +168,9 @@ def test_killing_an_ordinary_users_check_leaves_nothing(home):
         grader = parent_of(supervisor)
         os.kill(grader, signal.SIGKILL)
         assert wait_for(
-            lambda: not alive(supervisor) and not alive(child) and not processes_with(marker) and not processes_named(name)
+            lambda: (
+                not alive(supervisor) and not alive(child) and not processes_with(marker) and not processes_named(name)
+            )
         ), "a sandboxed process outlived the ordinary user's check"
     finally:
         check.kill()
@@ -209,8 +215,10 @@ print("assert _r.__file__.startswith(%r) and _p.__file__.startswith(%r)" % (BASE
 """.replace("BASE", repr(str(base)))
         argv = [sys.executable, "-P", "-c", probe]
         env = {"PYTHONPATH": str(site)}
-        run = (lambda a: _run_as_user(home, a, **env)) if who == "ordinary-user" else (
-            lambda a: subprocess.run(a, capture_output=True, text=True, env={**os.environ, **env}, timeout=300)
+        run = (
+            (lambda a: _run_as_user(home, a, **env))
+            if who == "ordinary-user"
+            else (lambda a: subprocess.run(a, capture_output=True, text=True, env={**os.environ, **env}, timeout=300))
         )
         made = run(argv)
         assert made.returncode == 0, made.stderr[-3000:]

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.protocol import (
     ChannelReader,
     EndOfStream,
@@ -19,7 +20,6 @@ from tokdrill.grading.protocol import (
     read_frame,
     write_frame,
 )
-from tokdrill.grading.limits import Limits, size_text
 
 
 def test_reader_keeps_stamped_lines_and_counts_the_rest():

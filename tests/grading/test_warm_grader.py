@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
-from grading_helpers import GOOD_SOURCE
+from grading_helpers import GOOD_SOURCE, HIDDEN_TEST, check_env
 
 from tokdrill.grading import WarmGrader
 
@@ -66,3 +68,33 @@ def _alive(pid: int | None) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_grade_from_a_threaded_process_never_forks_it(tiny_drill):
+    """With another thread running, grade() hands the work to a grading server: under
+    ``-W error::DeprecationWarning`` (Python 3.12+ warns on fork with threads) it still passes,
+    and the calling process has no child but the server."""
+    script = f"""
+import os, sys, threading
+from types import SimpleNamespace
+from tokdrill.grading import grade
+stop = threading.Event()
+helper = threading.Thread(target=stop.wait)
+helper.start()
+os.register_at_fork(before=lambda: print("forked", file=sys.stderr))
+drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},))
+verdict = grade(drill, sys.stdin.read())
+stop.set()
+helper.join()
+print(verdict.passed)
+"""
+    result = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-c", script],
+        input=GOOD_SOURCE,
+        capture_output=True,
+        text=True,
+        env=check_env(),
+        timeout=120,
+    )
+    assert result.stdout.strip() == "True", result.stderr[-2000:]
+    assert "forked" not in result.stderr  # subprocess starts the server without os.fork

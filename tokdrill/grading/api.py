@@ -7,7 +7,7 @@ import os
 import threading
 
 from tokdrill.grading.limits import Limits
-from tokdrill.grading.spec import DrillSpec
+from tokdrill.grading.spec import DrillLike, DrillSpec
 from tokdrill.grading.submission import SUBMISSION_FILENAME
 from tokdrill.grading.verdict import Verdict
 from tokdrill.grading.warm import WarmGrader
@@ -18,7 +18,7 @@ _local = None
 
 
 def grade(
-    drill: object, source: str, *, limits: Limits | None = None, filename: str = SUBMISSION_FILENAME
+    drill: DrillLike, source: str, *, limits: Limits | None = None, filename: str = SUBMISSION_FILENAME
 ) -> Verdict:
     """Grade ``source`` against ``drill``'s hidden tests in a sandbox and return the verdict.
 

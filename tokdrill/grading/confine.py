@@ -130,9 +130,7 @@ class Lockdown:
         for folder in plan.covered:
             kernel.set_mount_attributes(folder, add=kernel.MOUNT_ATTR_RDONLY)
         os.mkdir(SCRATCH, 0o700)
-        self.active.append(
-            f"read-only file system; a private /tmp ({size_text(tmp_size)}) holds the scratch folder"
-        )
+        self.active.append(f"read-only file system; a private /tmp ({size_text(tmp_size)}) holds the scratch folder")
         if plan.covered:
             self.active.append("folders closed to other users show only the Python installation")
         kernel.mount("tmpfs", "/dev", "tmpfs", kernel.MS_NOSUID | kernel.MS_NOEXEC, "size=64k,mode=755")

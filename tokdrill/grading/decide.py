@@ -66,10 +66,10 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         elif kind == "result":
             name = str(message.get("name"))
             if name in record.expected and name not in results:
-                outcome = message.get("outcome")
-                checked: Outcome = outcome if outcome in OUTCOMES else "error"  # type: ignore[assignment]
-                text = _cap(str(message.get("message", "")), MESSAGE_SHOWN)
-                results[name] = TestResult(name, checked, explain(text, limits))
+                reported = message.get("outcome")
+                checked: Outcome = reported if reported in OUTCOMES else "error"
+                detail = _cap(str(message.get("message", "")), MESSAGE_SHOWN)
+                results[name] = TestResult(name, checked, explain(detail, limits))
             running = None
         elif kind == "user_code":
             user_code = True
@@ -114,14 +114,14 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         result = results.get(name)
         if result is None:
             if name == running:
-                outcome: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
-                text = f"this test was running when the run ended: {ended or 'no result reported'}"
+                missing: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
+                why = f"this test was running when the run ended: {ended or 'no result reported'}"
             else:
-                outcome, text = "error", (not_run if problems else "no result reported for this test")
-            result = TestResult(name, outcome, text)
-        message = result.message if len(result.message) <= budget else _cap(result.message, max(budget, 200))
-        budget = max(0, budget - len(message))
-        tests.append(TestResult(name, result.outcome, message, concepts))
+                missing, why = "error", (not_run if problems else "no result reported for this test")
+            result = TestResult(name, missing, why)
+        shown = result.message if len(result.message) <= budget else _cap(result.message, max(budget, 200))
+        budget = max(0, budget - len(shown))
+        tests.append(TestResult(name, result.outcome, shown, concepts))
     if not tests_started and not problems:
         problems.append("the submission's tests never started")
     passed = not problems and done and all(t.outcome == "passed" for t in tests)
@@ -170,9 +170,7 @@ def _cpu_exhausted(record: RunRecord) -> bool:
     # cannot ignore). A SIGKILL the supervisor did not send, after most of the CPU allowance
     # (the limit is checked on scheduler ticks, the usage is exact), is that limit.
     return (
-        record.signal == signal.SIGKILL
-        and not record.stopped
-        and record.cpu_seconds >= record.limits.cpu_seconds * 0.5
+        record.signal == signal.SIGKILL and not record.stopped and record.cpu_seconds >= record.limits.cpu_seconds * 0.5
     )
 
 

@@ -158,7 +158,7 @@ def describe_import_error(exc: BaseException, filename: str) -> dict[str, object
             detail += f"\n    {shown}\n    {caret}"
         return {"kind": kind, "line": line, "column": col, "message": detail}
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
-    line = frames[-1].lineno if frames else 0
+    line = (frames[-1].lineno or 0) if frames else 0
     col = (frames[-1].colno or 0) + 1 if frames and frames[-1].colno is not None else 0
     where = "".join(traceback.format_list(frames[-5:]))[-TEXT_LIMIT:] if frames else ""
     if isinstance(exc, SystemExit):

@@ -45,7 +45,11 @@ _RULE_PATH_BENEATH = 1
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = (("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64), ("scoped", ctypes.c_uint64))
+    _fields_ = (
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    )
 
 
 class _PathBeneath(ctypes.Structure):
@@ -156,6 +160,12 @@ def _allow(ruleset: int, path: str, rights: int) -> None:
             rights &= _FILE_RIGHTS
         if rights:
             rule = _PathBeneath(rights, fd)
-            _syscall("landlock_add_rule", ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule), ctypes.c_uint32(0))
+            _syscall(
+                "landlock_add_rule",
+                ctypes.c_int(ruleset),
+                ctypes.c_int(_RULE_PATH_BENEATH),
+                ctypes.byref(rule),
+                ctypes.c_uint32(0),
+            )
     finally:
         os.close(fd)

@@ -91,28 +91,7 @@ def _probe_userns() -> tuple[bool, str]:
         try:
             os.close(go_r)
             os.close(ack_w)
-            try:
-                kernel.unshare(flags)
-            except OSError:
-                code = 1
-                os.write(go_w, b"n")
-                return
-            os.write(go_w, b"u")
-            if os.read(ack_r, 1) != b"m":
-                return
-            inner = os.fork()
-            if inner == 0:
-                ok = 2
-                try:
-                    kernel.set_mount_attributes("/", private=True, recursive=True)
-                    kernel.mount("tmpfs", "/tmp", "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV, "size=64k")
-                    kernel.mount("proc", "/proc", "proc", kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC)
-                    kernel.set_mount_attributes("/", add=kernel.MOUNT_ATTR_RDONLY, recursive=True)
-                    ok = 0
-                finally:
-                    os._exit(ok)
-            _, status = os.waitpid(inner, 0)
-            code = os.waitstatus_to_exitcode(status)
+            code = _probe_child(flags, go_w, ack_r)
         finally:
             os._exit(code)
     os.close(go_w)
@@ -136,6 +115,33 @@ def _probe_userns() -> tuple[bool, str]:
         2: "user namespaces are allowed but may not mount (e.g. restricted by AppArmor)",
     }
     return code == 0, reasons.get(code, "the user-namespace set-up failed")
+
+
+def _probe_child(flags: int, go_w: int, ack_r: int) -> int:
+    """In the probe's child: 0 if everything worked, 1 if unshare was refused, 2 if mounting was."""
+    from tokdrill.grading import kernel
+
+    try:
+        kernel.unshare(flags)
+    except OSError:
+        os.write(go_w, b"n")
+        return 1
+    os.write(go_w, b"u")
+    if os.read(ack_r, 1) != b"m":
+        return 3
+    inner = os.fork()
+    if inner == 0:
+        ok = 2
+        try:
+            kernel.set_mount_attributes("/", private=True, recursive=True)
+            kernel.mount("tmpfs", "/tmp", "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV, "size=64k")
+            kernel.mount("proc", "/proc", "proc", kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC)
+            kernel.set_mount_attributes("/", add=kernel.MOUNT_ATTR_RDONLY, recursive=True)
+            ok = 0
+        finally:
+            os._exit(ok)
+    _, status = os.waitpid(inner, 0)
+    return os.waitstatus_to_exitcode(status)
 
 
 def notice(mechanisms: Mechanisms) -> str:

@@ -32,6 +32,9 @@ from tokdrill.grading.spec import test_name
 PRIVATE_ENV = "TOKDRILL_PYTEST_PRIVATE"
 SUBMISSION_PLUGIN = "tokdrill-submission"
 UNUSED_PLUGINS = ("doctest", "junitxml", "pastebin", "setuponly", "setupplan", "debugging", "nose", "legacypath")
+# Plugins that wrap every test phase (warning capture, unraisable- and thread-exception hooks):
+# a grading run does not report what they collect, and they are most of pytest's per-test cost.
+PER_TEST_PLUGINS = ("warnings", "unraisableexception", "threadexception")
 # Called in the sandbox right before the tests run: locks down, loads the submission; None
 # when the submission could not be loaded (already reported), and the tests are not run.
 Start = Callable[[], types.ModuleType | None]
@@ -103,7 +106,7 @@ def session_args(files: Sequence[str]) -> list[str]:
         "-p",
         "no:logging",
         # Plugins grading never needs; blocking them also skips importing them (cold start).
-        *[arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")],
+        *[arg for name in (*UNUSED_PLUGINS, *PER_TEST_PLUGINS) for arg in ("-p", f"no:{name}")],
         "-s",
         "--import-mode=importlib",
         "-o",
@@ -181,6 +184,8 @@ class CollectedSession:
         self.session = session
         if session.testsfailed and not self.collection.errors:
             self.collection.errors.append("collection failed")
+        for item in session.items:
+            item.location  # noqa: B018 - computed once here (cached), not in every sandbox
 
     def run(self, start: Start, plugins: Sequence[object]) -> bool:
         module = start()
@@ -276,6 +281,7 @@ class _FailureReports:
         try:
             from _pytest._code import code as code_module
             from _pytest._code import source as source_module
+            from _pytest._code.source import Source
 
             original_range = source_module.getstatementrange_ast
             original_bounds = source_module.get_statement_startend2
@@ -284,8 +290,8 @@ class _FailureReports:
             return
 
         def getstatementrange_ast(
-            lineno: int, source: object, assertion: bool = False, astnode: ast.AST | None = None
-        ) -> object:
+            lineno: int, source: Source, assertion: bool = False, astnode: ast.AST | None = None
+        ) -> tuple[ast.AST, int, int]:
             if astnode is None:
                 astnode = cls.trees.get(str(source))
             return original_range(lineno, source, assertion, astnode)
@@ -298,8 +304,9 @@ class _FailureReports:
             return starts[index - 1], (starts[index] if index < len(starts) else None)
 
         source_module.get_statement_startend2 = get_statement_startend2
+        source_module.getstatementrange_ast = getstatementrange_ast
+        # code.py imported the name from source.py: replace its copy too (not re-exported there).
         code_module.getstatementrange_ast = getstatementrange_ast  # type: ignore[attr-defined]
-        source_module.getstatementrange_ast = getstatementrange_ast  # type: ignore[assignment]
         cls.installed = True
 
 

@@ -32,7 +32,7 @@ class Span:
 
 def _escape_table() -> dict[int, str]:
     table: dict[int, str] = {}
-    for code in [*range(0x00, 0x20), *range(0x7F, 0xA0)]:
+    for code in [*range(0x20), *range(0x7F, 0xA0)]:
         if chr(code) not in "\n\t":
             table[code] = f"\\x{code:02x}"
     for code in [0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029, 0xFEFF]:
@@ -72,7 +72,9 @@ def verdict_spans(verdict: Verdict, *, with_notice: bool = True, message_lines: 
     spans: list[Span] = []
     not_run = 0
     for test in verdict.tests:
-        spans.append(Span(f"{MARKS.get(test.outcome, test.outcome.upper()):>7}  ", MARK_STYLES.get(test.outcome, "fail")))
+        spans.append(
+            Span(f"{MARKS.get(test.outcome, test.outcome.upper()):>7}  ", MARK_STYLES.get(test.outcome, "fail"))
+        )
         spans.append(Span(printable(test.name) + "\n"))
         if test.message.startswith("not run: ") and verdict.problem:
             not_run += 1  # the reason is the problem shown below; say it once

@@ -302,9 +302,7 @@ def _supervise(prepared: PreparedDrill, plan: ChildPlan, grader: int, keep: tupl
         try:
             for fd in (status_w, ctrl_r, life_w):
                 os.close(fd)
-            tied = dataclasses.replace(
-                plan.confinement, lifeline_fd=life_r, keep_fds=(plan.result_fd, plan.source_fd)
-            )
+            tied = dataclasses.replace(plan.confinement, lifeline_fd=life_r, keep_fds=(plan.result_fd, plan.source_fd))
             child_main(prepared, dataclasses.replace(plan, confinement=tied))
         finally:
             os._exit(EXIT_INTERNAL)

@@ -105,7 +105,12 @@ def _errno_action(err: int) -> int:
 
 
 class _ArgCmp(ctypes.Structure):
-    _fields_ = (("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64), ("datum_b", ctypes.c_uint64))
+    _fields_ = (
+        ("arg", ctypes.c_uint),
+        ("op", ctypes.c_int),
+        ("datum_a", ctypes.c_uint64),
+        ("datum_b", ctypes.c_uint64),
+    )
 
 
 _lib: ctypes.CDLL | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Literal
 
 Outcome = Literal["passed", "failed", "error", "timeout"]
 OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "error", "timeout")
@@ -31,7 +31,7 @@ class TestResult:
         concepts = data.get("concepts")
         return cls(
             name=str(data.get("name", "")),
-            outcome=cast(Outcome, outcome) if outcome in OUTCOMES else "error",
+            outcome=outcome if outcome in OUTCOMES else "error",
             message=str(data.get("message", "")),
             concepts=tuple(str(c) for c in concepts) if isinstance(concepts, list) else (),
         )
@@ -73,7 +73,9 @@ class Verdict:
         return cls(
             drill=str(data.get("drill", "")),
             passed=data.get("passed") is True,
-            tests=tuple(TestResult.from_json(t) for t in tests if isinstance(t, dict)) if isinstance(tests, list) else (),
+            tests=tuple(TestResult.from_json(t) for t in tests if isinstance(t, dict))
+            if isinstance(tests, list)
+            else (),
             seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
             problem=str(data.get("problem", "")),
             protections=tuple(str(p) for p in protections) if isinstance(protections, list) else (),

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from types import TracebackType
 
 from tokdrill.grading.limits import Limits, default_limits
@@ -56,7 +57,7 @@ class WarmGrader:
         """Grade ``source`` against ``drill``'s hidden tests; never raises for a bad submission."""
         spec = DrillSpec.of(drill)
         limits = limits or default_limits()
-        request = {
+        request: dict[str, object] = {
             "op": "grade",
             "drill": spec.to_json(),
             "source": source,
@@ -77,9 +78,9 @@ class WarmGrader:
                     return _internal(spec, str(exc), time.perf_counter() - start)
         raise AssertionError("unreachable")
 
-    def preload(self, drills: list[DrillLike]) -> list[str]:
+    def preload(self, drills: Sequence[DrillLike]) -> list[str]:
         """Collect these drills' tests in the server now; returns error lines (empty if all fine)."""
-        request = {"op": "prepare", "drills": [DrillSpec.of(d).to_json() for d in drills]}
+        request: dict[str, object] = {"op": "prepare", "drills": [DrillSpec.of(d).to_json() for d in drills]}
         try:
             reply = self._request(request, PREPARE_SECONDS * max(1, len(drills)))
         except GraderUnavailable as exc:
