@@ -10,6 +10,7 @@ one JSON object of milliseconds per drill.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,7 +111,13 @@ def _warm_figure(
     drill_id: str, label: str, value: float, goal: float, who: str, base: float | None = None, base_name: str = ""
 ) -> Figure:
     return Figure(
-        f"grading: warm verdict {label}, {drill_id} ({who})", value, "ms", f"<= {goal:g} ms", value <= goal, base, base_name
+        f"grading: warm verdict {label}, {drill_id} ({who})",
+        value,
+        "ms",
+        f"<= {goal:g} ms",
+        value <= goal,
+        base,
+        base_name,
     )
 
 
@@ -186,7 +194,7 @@ def _floor_ms(drill: Drill, runs: int) -> float | None:
             try:
                 start = time.perf_counter()
                 built, _ = build_module(source, prepared.spec.symbols)
-                prepared.session.run(lambda built=built: built, [])
+                prepared.session.run(functools.partial(_same, built), [])
                 os.write(write_end, repr(time.perf_counter() - start).encode())
             finally:
                 os._exit(0)
@@ -197,6 +205,10 @@ def _floor_ms(drill: Drill, runs: int) -> float | None:
         if data:
             samples.append(float(data) * 1000)
     return median(samples) if samples else None
+
+
+def _same(module: types.ModuleType) -> types.ModuleType:
+    return module
 
 
 def _env(project: Path) -> dict[str, str]:
