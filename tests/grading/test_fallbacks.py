@@ -183,3 +183,29 @@ print(grader.prepare(drill).session.uses_private_api, verdict.passed)
         [sys.executable, "-c", script], input=GOOD_SOURCE, capture_output=True, text=True, env=check_env(), timeout=120
     )
     assert result.stdout.split() == ["False", "True"], result.stderr[-2000:]
+
+
+def test_the_app_lists_the_notice_among_its_problems_once(monkeypatch):
+    from tokdrill.backend import Backend
+
+    monkeypatch.setenv(REFUSE_ENV, "userns,landlock")
+    backend = Backend.open()
+    try:
+        found = backend.check_sandbox()
+        assert len(found) == 1 and found[0].startswith("grading sandbox: The sandbox is weak on this machine")
+        assert found[0] in backend.problems
+        assert backend.check_sandbox() == []  # once
+    finally:
+        backend.close()
+
+
+def test_the_app_has_nothing_to_say_where_the_sandbox_protects_files(monkeypatch):
+    from tokdrill.backend import Backend
+
+    monkeypatch.setenv(REFUSE_ENV, "userns")  # Landlock is enough to protect the user's files
+    backend = Backend.open()
+    try:
+        assert backend.check_sandbox() == []
+        assert not any("sandbox" in p for p in backend.problems)
+    finally:
+        backend.close()

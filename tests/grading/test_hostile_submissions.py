@@ -23,6 +23,8 @@ from grading_helpers import (
     with_body,
 )
 
+ROOMY_CLOCK = dataclasses.replace(FAST_LIMITS, wall_seconds=60.0)  # so the limit under test stops it
+
 
 def _grade(grader, drill, source):
     verdict = grader.grade(drill, source, limits=FAST_LIMITS)
@@ -43,8 +45,7 @@ def _gone(marker: str) -> bool:
 
 def test_infinite_loop_hits_the_cpu_limit(grader, tiny_drill):
     # A roomy wall clock, so the CPU limit is what stops it even on a loaded machine.
-    limits = dataclasses.replace(FAST_LIMITS, wall_seconds=60.0)
-    verdict = grader.grade(tiny_drill, with_body("while True:\n    pass"), limits=limits)
+    verdict = grader.grade(tiny_drill, with_body("while True:\n    pass"), limits=ROOMY_CLOCK)
     assert not verdict.passed
     assert "CPU time limit 1 s" in verdict.problem
     assert verdict.tests[0].outcome == "timeout"
@@ -70,7 +71,8 @@ import subprocess
 while True:
     subprocess.Popen(["sleep", "{marker}"])
 """
-    verdict = _grade(grader, tiny_drill, with_body(body))
+    verdict = grader.grade(tiny_drill, with_body(body), limits=ROOMY_CLOCK)
+    assert not verdict.passed
     assert "process limit 16 reached" in verdict.tests[0].message
     assert _gone(marker)
 
@@ -95,8 +97,10 @@ def count_pairs(word_freqs):
 
 
 def test_hundred_megabytes_of_output_is_cut_and_said(grader, tiny_drill):
-    verdict = _grade(grader, tiny_drill, "import sys\nsys.stdout.write('x' * 100_000_000)\n" + GOOD_SOURCE)
-    # The cause, whichever limit the write met first on a loaded machine: the output cap.
+    source = "import sys\nsys.stdout.write('x' * 100_000_000)\n" + GOOD_SOURCE
+    verdict = grader.grade(tiny_drill, source, limits=ROOMY_CLOCK)
+    assert not verdict.passed
+    # The cause: the output cap stops it, however slowly a loaded machine writes.
     assert "output limit 1 MiB, output truncated" in verdict.problem
     assert len(verdict.output) < 10_000
     assert "output truncated" in verdict.output
