@@ -215,3 +215,26 @@ def test_watch_shows_the_sandbox_note_only_once(tmp_path):
     text = "".join(lines)
     assert text.count("PASSED tiny-pairs") == 2
     assert text.count("The sandbox is weak on this machine") == 1
+
+
+def test_user_content_concepts_are_reported_and_collection_warnings_stay_quiet(tmp_path):
+    hidden = tmp_path / "drills" / "hidden"
+    hidden.mkdir(parents=True)
+    (tmp_path / "drills" / "mine.yaml").write_text(
+        (CONTENT / "drills" / "tiny-pairs.yaml").read_text().replace("id: tiny-pairs", "id: my-pairs")
+    )
+    (hidden / "conftest.py").write_text(
+        "import pytest\n\n@pytest.fixture\ndef impl(request):\n"
+        "    return request.config.pluginmanager.get_plugin('tokdrill-submission').module\n"
+    )
+    (hidden / "test_tiny_pairs.py").write_text(
+        "import pytest\n\n@pytest.mark.concept('pair-counting')\n@pytest.mark.unregistered_mark\n"
+        "def test_empty(impl):\n    assert impl.count_pairs({}) == {}\n"
+    )
+    path = tmp_path / "mine.py"
+    path.write_text(GOOD)
+    argv = [sys.executable, "-m", "tokdrill", "--content", str(tmp_path), "check", "my-pairs", str(path), "--json"]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["tests"][0]["concepts"] == ["pair-counting"]
+    assert result.stderr == ""  # no warning about marks or assertion rewriting

@@ -19,6 +19,7 @@ import io
 import os
 import sys
 import types
+import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -117,10 +118,8 @@ def session_args(files: Sequence[str]) -> list[str]:
         rootdir,
         "--confcutdir",
         rootdir,  # only the hidden folder's conftest, never the project's
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
-        "-W",
-        "ignore::pytest.PytestUnknownMarkWarning",
+        "-o",
+        "markers=concept(*ids): the concepts a hidden test checks",
     ]
 
 
@@ -162,24 +161,27 @@ class CollectedSession:
         self.collection = Collection()
         self.submission = submission
         old_cwd = os.getcwd()
-        try:
-            config = _prepareconfig(session_args(files), plugins=[self.collection])
-            config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
-            config.option.tbstyle = "short"
-            session = Session.from_config(config)
-            # The terminal reporter binds sys.stdout at configure time: give it a private buffer,
-            # so neither the grader's stdout nor the submission's output ever sees pytest's text.
-            real_stdout, sys.stdout = sys.stdout, io.StringIO()
+        # Warnings while collecting (pytest's own about assertion rewriting or marks, or from the
+        # test modules) concern the content's author, not the person grading: kept off stderr.
+        with warnings.catch_warnings(record=True):
             try:
-                config._do_configure()
+                config = _prepareconfig(session_args(files), plugins=[self.collection])
+                config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
+                config.option.tbstyle = "short"
+                session = Session.from_config(config)
+                # The terminal reporter binds sys.stdout at configure time: give it a private
+                # buffer, so neither the grader's stdout nor the submission's output sees its text.
+                real_stdout, sys.stdout = sys.stdout, io.StringIO()
+                try:
+                    config._do_configure()
+                finally:
+                    sys.stdout = real_stdout
+                config.hook.pytest_sessionstart(session=session)
+                config.hook.pytest_collection(session=session)
+            except pytest.UsageError as exc:
+                raise PreparationError(f"cannot collect the hidden tests: {exc}") from exc
             finally:
-                sys.stdout = real_stdout
-            config.hook.pytest_sessionstart(session=session)
-            config.hook.pytest_collection(session=session)
-        except pytest.UsageError as exc:
-            raise PreparationError(f"cannot collect the hidden tests: {exc}") from exc
-        finally:
-            os.chdir(old_cwd)
+                os.chdir(old_cwd)
         self.config = config
         self.session = session
         if session.testsfailed and not self.collection.errors:
@@ -210,7 +212,8 @@ class PublicSession:
         real_stdout, sys.stdout = sys.stdout, io.StringIO()
         old_cwd = os.getcwd()
         try:
-            code = pytest.main([*session_args(self.files), "--collect-only"], plugins=[self.collection])
+            with warnings.catch_warnings(record=True):  # see CollectedSession
+                code = pytest.main([*session_args(self.files), "--collect-only"], plugins=[self.collection])
         finally:
             sys.stdout = real_stdout
             os.chdir(old_cwd)
