@@ -77,6 +77,7 @@ class Backend:
         self.problems = problems
         self._grader: Any = None
         self._grader_lock = threading.Lock()
+        self._sandbox_checked = False
         self._reference_cache: dict[tuple[str, ...], str] = {}
         self.broken_drills: set[str] = set()
         self._symbols_checked = False
@@ -183,6 +184,23 @@ class Backend:
                 self._grader = WarmGrader()
             grader = self._grader
         return grader.grade(drill, source)
+
+    def check_sandbox(self) -> list[str]:
+        """The grader's notice about a weak sandbox on this machine, as a problem line (once;
+        [] when the sandbox protects the user's files). Safe from a worker thread."""
+        with self._grader_lock:
+            if self._sandbox_checked:
+                return []
+            self._sandbox_checked = True
+            grader = self._grader
+        from tokdrill.grading import sandbox_notice
+
+        notice = sandbox_notice(grader)
+        if not notice:
+            return []
+        found = [f"grading sandbox: {notice}"]
+        self.problems.extend(found)
+        return found
 
     # ---------------------------------------------------------------------------- progress
     def record_attempt(

@@ -1,4 +1,4 @@
-"""Shared fixtures for the grading tests: a tiny drill, a warm grader, a canary folder."""
+"""Shared fixtures for the grading tests: a tiny drill, the two ways to grade, a canary folder."""
 
 from __future__ import annotations
 
@@ -10,11 +10,21 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from grading_helpers import HIDDEN_TEST
+from grading_helpers import FORK_WARNINGS, HIDDEN_TEST, CheckGrader
 
 from tokdrill.grading import WarmGrader
 
 collect_ignore = ["fixtures"]  # the fixture drill's hidden tests are graded, not collected
+GRADING_TESTS = (Path(__file__).parent, Path(__file__).parents[1] / "cli")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Python 3.12+ warns when a process with other threads forks: in grading tests (and in the
+    grading processes they start, see ``PYTHONWARNINGS`` in grading_helpers) that is an error,
+    so a fork from a threaded process fails the suite instead of risking a hung child."""
+    for item in items:
+        if any(folder in item.path.parents for folder in GRADING_TESTS):
+            item.add_marker(pytest.mark.filterwarnings("error::DeprecationWarning"))
 
 
 @pytest.fixture(scope="session")
@@ -25,8 +35,30 @@ def tiny_drill() -> SimpleNamespace:
 
 @pytest.fixture(scope="session")
 def warm_grader() -> Iterator[WarmGrader]:
-    with WarmGrader() as grader:
+    old = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = FORK_WARNINGS  # the server process inherits it when it starts
+    try:
+        grader = WarmGrader()
+    finally:
+        if old is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = old
+    with grader:
         yield grader
+
+
+@pytest.fixture(scope="session")
+def check_grader(tmp_path_factory: pytest.TempPathFactory) -> CheckGrader:
+    return CheckGrader(tmp_path_factory.mktemp("check"))
+
+
+@pytest.fixture(params=["warm", "check"])
+def grader(request: pytest.FixtureRequest) -> WarmGrader | CheckGrader:
+    """Both ways a submission is graded: the app's warm server, and a cold `tokdrill check`."""
+    name = "warm_grader" if request.param == "warm" else "check_grader"
+    found: WarmGrader | CheckGrader = request.getfixturevalue(name)
+    return found
 
 
 @pytest.fixture()

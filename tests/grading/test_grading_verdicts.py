@@ -70,11 +70,45 @@ def test_broken_hidden_tests_are_an_internal_error(warm_grader, tmp_path):
     assert "not a problem with your code" in verdict.problem
 
 
-def test_verdict_lists_active_protections(warm_grader, tiny_drill):
-    verdict = warm_grader.grade(tiny_drill, GOOD_SOURCE)
-    assert "separate process" in verdict.protections
-    assert "scrubbed environment" in verdict.protections
-    assert any(p.startswith("rlimits: cpu") for p in verdict.protections)
+def test_verdict_lists_active_protections(grader, tiny_drill):
+    verdict = grader.grade(tiny_drill, GOOD_SOURCE)
+    protections = verdict.protections
+    assert any(p.startswith("separate process in its own session") for p in protections)
+    assert any(p.startswith("user namespace: an unprivileged id") for p in protections)
+    assert any(p.startswith("read-only file system; a private /tmp") for p in protections)
+    assert any(p.startswith("scrubbed environment") for p in protections)
+    assert any(p.startswith("rlimits: cpu") and "processes 32 (this sandbox's own)" in p for p in protections)
+    assert "wall-clock limit 10 s" in protections
+    assert not any(p.startswith("NOT protected") for p in protections)
+    assert verdict.notice == ""
+
+
+def test_each_result_names_the_concepts_its_test_checks(grader, tiny_drill):
+    verdict = grader.grade(tiny_drill, GOOD_SOURCE.replace("+ freq", "+ 1"))
+    assert [t.concepts for t in verdict.tests] == [("pair-weighting", "pair-counting"), ("pair-counting",), ()]
+    assert verdict.to_json()["tests"][0]["concepts"] == ["pair-weighting", "pair-counting"]
+
+
+def test_concepts_come_from_the_graders_collection_not_the_submission(warm_grader, tiny_drill):
+    body = """
+import gc
+from tokdrill.grading.protocol import Reporter
+for thing in gc.get_objects():
+    if isinstance(thing, Reporter):
+        thing.send("result", name="test_tiny_pairs.py::test_one_symbol_words_have_no_pairs",
+                   outcome="passed", message="", concepts=["forged"])
+"""
+    verdict = warm_grader.grade(tiny_drill, body + GOOD_SOURCE)
+    assert all("forged" not in t.concepts for t in verdict.tests)
+
+
+def test_messages_name_the_file_as_the_user_knows_it(warm_grader, tiny_drill):
+    verdict = warm_grader.grade(tiny_drill, "x = 1\nraise ValueError('nope')\n", filename="work/mine.py")
+    assert "your code failed to import (work/mine.py, line 2" in verdict.problem
+    assert "submission.py" not in verdict.problem
+    failing = "def count_pairs(word_freqs):\n    return 1 / 0\n"
+    verdict = warm_grader.grade(tiny_drill, failing, filename="work/mine.py")
+    assert 'work/mine.py", line 2' in verdict.tests[0].message or "work/mine.py:2" in verdict.tests[0].message
 
 
 def test_user_output_is_kept_for_display(warm_grader, tiny_drill):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tokdrill.grading.inprocess import MESSAGE_LIMIT, _short
+from tokdrill.grading.inprocess import MESSAGE_LIMIT
+from tokdrill.grading.inprocess import short_message as _short
 
 
 def test_absolute_test_file_paths_are_cut_to_the_file_name() -> None:

@@ -1,22 +1,28 @@
 """`tokdrill check DRILL_ID FILE [--json] [--watch]`: grade a file against a drill's hidden tests.
 
 Exit codes: 0 every hidden test passed, 1 the submission failed (or the grader failed: the
-output then says "internal error"), 2 usage error (unknown drill, unreadable file).
+output then says "internal error"), 2 usage error (unknown drill, a FILE that is not a readable
+Python source file of sane size).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tokdrill.content.model import Drill
+    from tokdrill.grading.verdict import Verdict
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-MESSAGE_LINES = 12  # lines of each failure message shown in the human output
 WATCH_POLL_SECONDS = 0.25
-MARKS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+MAX_SOURCE_BYTES = 1 << 20  # a drill answer is a few kilobytes; anything past 1 MiB is not one
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,19 +39,19 @@ def run(args: argparse.Namespace) -> int:
     if drill is None:
         return EXIT_USAGE
     path = Path(args.file)
-    source = _read_source(path)
+    source = read_source(path)
     if source is None:
         return EXIT_USAGE
     if args.watch:
         return _watch(drill, path, source, as_json=args.json)
     from tokdrill.grading.api import grade
 
-    verdict = grade(drill, source)
-    _print_verdict(verdict, as_json=args.json)
+    verdict = grade(drill, source, filename=str(args.file))
+    _print_verdict(verdict, as_json=args.json, with_notice=True)
     return EXIT_OK if verdict.passed else EXIT_FAIL
 
 
-def _find_drill(args: argparse.Namespace) -> Any | None:
+def _find_drill(args: argparse.Namespace) -> Drill | None:
     from tokdrill import locations
     from tokdrill.content.loader import load_files, load_library
 
@@ -60,82 +66,90 @@ def _find_drill(args: argparse.Namespace) -> Any | None:
         locations.extra_content_dirs(getattr(args, "content", None), getattr(args, "data_dir", None)),
         cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
     )
-    drill = library.drills.get(args.drill_id)
-    if drill is None:
+    found = library.drills.get(args.drill_id)
+    if found is None:
         known = ", ".join(sorted(library.drills)) or "none loaded"
-        print(f"tokdrill check: unknown drill {args.drill_id!r} (known drills: {known})", file=sys.stderr)
-    return drill
+        _fail(f"unknown drill {args.drill_id!r} (known drills: {known})")
+    return found
 
 
-def _read_source(path: Path) -> str | None:
+def _fail(message: str) -> None:
+    from tokdrill.grading.report import printable
+
+    print(f"tokdrill check: {printable(message)}", file=sys.stderr)
+
+
+def read_source(path: Path) -> str | None:
+    """The text of the user's file, decoded as Python decodes source (a UTF-8 byte order mark
+    or a coding line is honoured); None after one line on stderr if it is not such a file.
+    Never blocks: a FIFO or a device is refused before reading."""
     try:
-        return path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except FileNotFoundError:
-        print(f"tokdrill check: no such file: {path}", file=sys.stderr)
+        _fail(f"no such file: {path}")
+        return None
     except IsADirectoryError:
-        print(f"tokdrill check: {path} is a folder, not a Python file", file=sys.stderr)
-    except UnicodeDecodeError as exc:
-        print(f"tokdrill check: {path} is not UTF-8 text (byte {exc.start}): {exc.reason}", file=sys.stderr)
+        _fail(f"{path} is a folder, not a Python file")
+        return None
     except OSError as exc:
-        print(f"tokdrill check: cannot read {path}: {exc.strerror}", file=sys.stderr)
-    return None
+        _fail(f"cannot read {path}: {exc.strerror}")
+        return None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            _fail(f"{path} is a folder, not a Python file")
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            _fail(f"{path} is not a regular file (a pipe, socket or device cannot be graded)")
+            return None
+        if info.st_size > MAX_SOURCE_BYTES:
+            _fail(f"{path} is {info.st_size:,} bytes; a Python file to grade may have at most {MAX_SOURCE_BYTES:,}")
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror}")
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SOURCE_BYTES:
+        _fail(f"{path} grew past {MAX_SOURCE_BYTES:,} bytes while being read")
+        return None
+    return _decode(path, data)
 
 
-def _print_verdict(verdict: Any, as_json: bool) -> None:
+def _decode(path: Path, data: bytes) -> str | None:
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except SyntaxError as exc:  # an unknown coding line, or a BOM with another coding
+        _fail(f"{path}: {exc.msg}")
+        return None
+    except UnicodeDecodeError as exc:
+        _fail(f"{path} is not valid {exc.encoding} text (byte {exc.start}): {exc.reason}")
+        return None
+    except LookupError as exc:
+        _fail(f"{path}: {exc}")
+        return None
+    return text.removeprefix("\ufeff")
+
+
+def _print_verdict(verdict: Verdict, as_json: bool, with_notice: bool) -> None:
     if as_json:
         print(json.dumps(verdict.to_json()), flush=True)
     else:
-        print(render_text(verdict), flush=True)
+        from tokdrill.grading.report import render_text
+
+        print(render_text(verdict, with_notice=with_notice), flush=True)
 
 
-def render_text(verdict: Any) -> str:
-    """Each test with a mark and its message, then the problem (if any) and a summary line."""
-    lines: list[str] = []
-    not_run = 0
-    for test in verdict.tests:
-        lines.append(f"{MARKS.get(test.outcome, test.outcome.upper()):>7}  {test.name}")
-        if test.message.startswith("not run: ") and verdict.problem:
-            not_run += 1  # the reason is the problem printed below; say it once
-        elif test.outcome != "passed" and test.message:
-            lines += ["           " + line for line in _clip(test.message.splitlines())]
-    if not_run:
-        lines.append(f"({not_run} test{'s' if not_run != 1 else ''} not run: see the problem below)")
-    if verdict.output.strip():
-        lines.append("")
-        lines.append("your code printed:")
-        lines += ["    " + line for line in _clip(verdict.output.rstrip().splitlines(), keep_tail=True)]
-    if verdict.problem:
-        lines.append("")
-        lines.append("problem: " + verdict.problem)
-    lines.append("")
-    lines.append(summary_line(verdict))
-    return "\n".join(lines)
-
-
-def summary_line(verdict: Any) -> str:
-    total = len(verdict.tests)
-    passed = sum(1 for t in verdict.tests if t.outcome == "passed")
-    counts = {o: sum(1 for t in verdict.tests if t.outcome == o) for o in ("failed", "error", "timeout")}
-    detail = ", ".join(f"{n} {o}" for o, n in counts.items() if n)
-    if getattr(verdict, "internal", False):
-        head = "INTERNAL ERROR"
-    else:
-        head = "PASSED" if verdict.passed else "FAILED"
-    tail = f" ({detail})" if detail else ""
-    return f"{head} {verdict.drill}: {passed}/{total} tests passed{tail} in {verdict.seconds:.2f} s"
-
-
-def _clip(lines: list[str], keep_tail: bool = False) -> list[str]:
-    if len(lines) <= MESSAGE_LINES:
-        return lines
-    cut = len(lines) - MESSAGE_LINES
-    note = f"... ({cut} more line{'s' if cut != 1 else ''} not shown; --json has the full message)"
-    return [note, *lines[-MESSAGE_LINES:]] if keep_tail else [*lines[:MESSAGE_LINES], note]
-
-
-def _watch(drill: Any, path: Path, source: str, as_json: bool) -> int:
+def _watch(drill: Drill, path: Path, source: str, as_json: bool) -> int:
     """Grade now and after every change of ``path``'s mtime or size; Ctrl-C ends with exit 0."""
     from tokdrill.grading.api import WarmGrader
+    from tokdrill.grading.report import printable
 
     def stamp() -> tuple[float, int] | None:
         try:
@@ -147,10 +161,13 @@ def _watch(drill: Any, path: Path, source: str, as_json: bool) -> int:
     try:
         with WarmGrader() as grader:
             last = stamp()
+            first = True
             while True:
                 if not as_json:
-                    print(f"\n--- grading {path} ({time.strftime('%H:%M:%S')}) ---", flush=True)
-                _print_verdict(grader.grade(drill, source), as_json)
+                    print(f"\n--- grading {printable(str(path))} ({time.strftime('%H:%M:%S')}) ---", flush=True)
+                verdict = grader.grade(drill, source, filename=str(path))
+                _print_verdict(verdict, as_json, with_notice=first)  # the sandbox note once
+                first = False
                 if not as_json:
                     print("watching for changes; Ctrl-C to stop", flush=True)
                 while True:
@@ -158,7 +175,7 @@ def _watch(drill: Any, path: Path, source: str, as_json: bool) -> int:
                     now = stamp()
                     if now is not None and now != last:
                         last = now
-                        text = _read_source(path)
+                        text = read_source(path)
                         if text is not None:
                             source = text
                             break

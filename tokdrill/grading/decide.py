@@ -1,19 +1,50 @@
-"""The trusted decision: from what the parent observed (:class:`RunRecord`) to a :class:`Verdict`.
+"""The trusted decision: from what the grader observed (:class:`RunRecord`) to a :class:`Verdict`.
 
 A run passes only if the child reported a result for every expected test, every one passed, it
-said it was done, it exited normally, and nothing forged appeared on the result channel.
+said it was done, it exited normally, and nothing forged appeared on the result channel. Test
+names and the concepts they check come from the grader's own collection, never from the child;
+every text that does come from the child is capped here, per test and in total.
 """
 
 from __future__ import annotations
 
 import re
 import signal
+from dataclasses import dataclass, field
 
 from tokdrill.grading.limits import Limits
-from tokdrill.grading.sandbox import RunRecord
-from tokdrill.grading.verdict import Outcome, TestResult, Verdict
+from tokdrill.grading.verdict import OUTCOMES, Outcome, TestResult, Verdict
 
 OUTPUT_SHOWN = 4000  # characters of the submission's own output kept in the verdict
+MESSAGE_SHOWN = 4000  # characters of one test's message
+MESSAGES_BUDGET = 256 * 1024  # characters of all test messages together
+PROBLEM_SHOWN = 8000  # characters of the whole-submission problem
+PROTECTIONS_SHOWN = 40
+
+
+@dataclass
+class RunRecord:
+    """Everything the grader observed about one run."""
+
+    expected: tuple[str, ...]
+    limits: Limits
+    concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    filename: str = "submission.py"
+    notice: str = ""
+    messages: list[dict[str, object]] = field(default_factory=list)
+    forged: int = 0
+    channel_overflow: bool = False
+    protections: list[str] = field(default_factory=list)  # added by the grader itself
+    exit_code: int | None = None
+    signal: int | None = None
+    cpu_seconds: float = 0.0
+    timed_out: bool = False
+    stopped: bool = False  # the supervisor killed the child (deadline, output cap, grader gone)
+    output: bytes = b""
+    output_truncated: bool = False
+    supervisor_lost: bool = False
+    finished: bool = False  # "done" arrived: the child was stopped without waiting for its exit
+    seconds: float = 0.0
 
 
 def decide(drill_id: str, record: RunRecord) -> Verdict:
@@ -21,20 +52,24 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
     results: dict[str, TestResult] = {}
     running: str | None = None
     problems: list[str] = []
-    protections = list(record.protections)
-    done = tests_started = user_code = False
+    protections: list[str] = []
+    ready = done = tests_started = user_code = False
     for message in record.messages:
         kind = message["k"]
-        if kind == "ready":
-            protections += [str(p) for p in message.get("protections", [])]  # type: ignore[union-attr]
+        if kind == "ready" and not ready:  # the first one, sent before any user code ran
+            ready = True
+            listed = message.get("protections")
+            if isinstance(listed, list):
+                protections = [_cap(str(p), 300) for p in listed[:PROTECTIONS_SHOWN]]
         elif kind == "start":
-            running = str(message.get("name"))
+            running = _cap(str(message.get("name")), 300)
         elif kind == "result":
             name = str(message.get("name"))
             if name in record.expected and name not in results:
-                outcome = message.get("outcome")
-                outcome = outcome if outcome in ("passed", "failed", "error", "timeout") else "error"
-                results[name] = TestResult(name, outcome, explain(str(message.get("message", "")), limits))  # type: ignore[arg-type]
+                reported = message.get("outcome")
+                checked: Outcome = reported if reported in OUTCOMES else "error"
+                detail = _cap(str(message.get("message", "")), MESSAGE_SHOWN)
+                results[name] = TestResult(name, checked, explain(detail, limits))
             running = None
         elif kind == "user_code":
             user_code = True
@@ -45,19 +80,19 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         elif kind == "done":
             done = True
         elif kind == "import_error":
-            problems.append(_import_problem(message))
+            problems.append(_import_problem(message, record.filename))
         elif kind == "missing":
-            names = message.get("messages") or []
-            problems.append("missing from your code: " + "; ".join(str(n) for n in names))  # type: ignore[union-attr]
+            names = message.get("messages")
+            listed_names = names if isinstance(names, list) else []
+            problems.append("missing from your code: " + "; ".join(str(n) for n in listed_names[:20]))
         elif kind == "internal" and user_code:
             problems.append(
                 f"the grading harness failed while your code ran (did your code change it?):\n{message.get('message', '')}"
             )
         elif kind == "internal":
-            return _internal(
-                drill_id, record, protections, "the grader failed inside tokdrill:\n" + str(message.get("message", ""))
-            )
-
+            detail = _cap(str(message.get("message", "")), PROBLEM_SHOWN)
+            return _internal(drill_id, record, protections, "the grader failed inside tokdrill:\n" + detail)
+    protections += record.protections
     ended = _how_it_ended(record, running, done or bool(problems))
     if record.supervisor_lost:
         return _internal(drill_id, record, protections, "the grader lost track of the sandboxed process")
@@ -66,21 +101,27 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
             f"{record.forged} forged or garbled line(s) appeared on the grader's private result channel; "
             "results are only accepted from the grader itself"
         )
+    if record.channel_overflow:
+        problems.append("the sandboxed process sent more than the result channel carries; the rest was dropped")
     if ended:
         problems.append(ended)
 
     tests: list[TestResult] = []
-    not_run = "not run: " + (problems[0].splitlines()[0] if problems else "the run ended early")
+    not_run = "not run: " + (problems[0].splitlines()[0][:300] if problems else "the run ended early")
+    budget = MESSAGES_BUDGET
     for name in record.expected:
-        if name in results:
-            tests.append(results[name])
-        elif name == running:
-            outcome: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
-            tests.append(
-                TestResult(name, outcome, f"this test was running when the run ended: {ended or 'no result reported'}")
-            )
-        else:
-            tests.append(TestResult(name, "error", not_run if problems else "no result reported for this test"))
+        concepts = record.concepts.get(name, ())
+        result = results.get(name)
+        if result is None:
+            if name == running:
+                missing: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
+                why = f"this test was running when the run ended: {ended or 'no result reported'}"
+            else:
+                missing, why = "error", (not_run if problems else "no result reported for this test")
+            result = TestResult(name, missing, why)
+        shown = result.message if len(result.message) <= budget else _cap(result.message, max(budget, 200))
+        budget = max(0, budget - len(shown))
+        tests.append(TestResult(name, result.outcome, shown, concepts))
     if not tests_started and not problems:
         problems.append("the submission's tests never started")
     passed = not problems and done and all(t.outcome == "passed" for t in tests)
@@ -89,10 +130,17 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         passed=passed,
         tests=tuple(tests),
         seconds=record.seconds,
-        problem="\n".join(problems),
+        problem=_cap("\n".join(_cap(p, PROBLEM_SHOWN) for p in problems), PROBLEM_SHOWN),
         protections=tuple(protections),
         output=_output_text(record),
+        notice=record.notice,
     )
+
+
+def _cap(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 50, 0)] + f" ... (cut at {limit} characters)"
 
 
 def _how_it_ended(record: RunRecord, running: str | None, finished: bool) -> str:
@@ -106,7 +154,7 @@ def _how_it_ended(record: RunRecord, running: str | None, finished: bool) -> str
     if _cpu_exhausted(record):
         return f"{limits.cpu_text()} reached; the run was stopped{during}"
     if record.signal is not None:
-        return _signal_text(record.signal, record.output) + during
+        return _signal_text(record.signal, record.output, record.filename) + during
     if not finished and record.exit_code is not None:
         return (
             f"the process exited with code {record.exit_code}{during} before every test reported "
@@ -118,33 +166,37 @@ def _how_it_ended(record: RunRecord, running: str | None, finished: bool) -> str
 def _cpu_exhausted(record: RunRecord) -> bool:
     if record.signal == signal.SIGXCPU:
         return True
-    # RLIMIT_CPU is enforced on scheduler ticks: the kill can land a little before the full second.
-    return record.signal == signal.SIGKILL and record.cpu_seconds >= record.limits.cpu_seconds * 0.9
+    # At the CPU limit the kernel sends SIGKILL (the only signal a PID namespace's first process
+    # cannot ignore). A SIGKILL the supervisor did not send, after most of the CPU allowance
+    # (the limit is checked on scheduler ticks, the usage is exact), is that limit.
+    return (
+        record.signal == signal.SIGKILL and not record.stopped and record.cpu_seconds >= record.limits.cpu_seconds * 0.5
+    )
 
 
-def _signal_text(signum: int, output: bytes) -> str:
+def _signal_text(signum: int, output: bytes, filename: str) -> str:
     try:
         name = signal.Signals(signum).name
     except ValueError:
         name = f"signal {signum}"
     if signum == signal.SIGSEGV:
-        where = _fault_location(output)
+        where = _fault_location(output, filename)
         return (
             "the process crashed with a segmentation fault (SIGSEGV): usually a C-stack overflow from very "
             f"deep recursion, or a crash in C code{where}"
         )
     if signum == signal.SIGABRT:
-        return "the process aborted (SIGABRT)" + _fault_location(output)
+        return "the process aborted (SIGABRT)" + _fault_location(output, filename)
     if signum == signal.SIGKILL:
         return "the process was killed (SIGKILL) before every test reported"
     return f"the process was killed by {name} before every test reported"
 
 
-def _fault_location(output: bytes) -> str:
+def _fault_location(output: bytes, filename: str) -> str:
     """Point at the user's line from faulthandler's dump, if it names one."""
     text = output.decode("utf-8", "replace")
-    lines = re.findall(r'File "submission\.py", line (\d+)', text)
-    return f"; last line of your code on the stack: submission.py line {lines[0]}" if lines else ""
+    lines = re.findall(r'File "' + re.escape(filename) + r'", line (\d+)', text)
+    return f"; last line of your code on the stack: {filename} line {lines[0]}" if lines else ""
 
 
 _PYTEST_HINT = re.compile(r"^E?\s*Use -v+ to get (more|the full) diff\.?\s*$", re.MULTILINE)
@@ -164,16 +216,22 @@ def explain(message: str, limits: Limits) -> str:
     if "Too many open files" in message:
         hints.append(f"{limits.open_files_text()} reached")
     if "RecursionError" in message:
-        hints.append("RecursionError: maximum recursion depth exceeded")
-    if "Network is unreachable" in message or "Connection refused" in message:
+        hints.append("RecursionError: maximum recursion depth exceeded (too deep recursion)")
+    if "Network is unreachable" in message or "Connection refused" in message or _socket_refused(message):
         hints.append("no network in the sandbox")
+    if "Operation not permitted" in message and any(w in message for w in ("fork", "Popen", "spawn", "subprocess")):
+        hints.append("starting processes is refused in this sandbox")
     return "\n".join(hints + [message]) if hints else message
 
 
-def _import_problem(message: dict[str, object]) -> str:
+def _socket_refused(message: str) -> bool:
+    return "socket" in message and ("Operation not permitted" in message or "Permission denied" in message)
+
+
+def _import_problem(message: dict[str, object], filename: str) -> str:
     line, col = message.get("line") or 0, message.get("column") or 0
-    where = f"submission.py, line {line}" + (f", column {col}" if col else "") if line else "submission.py"
-    return f"your code failed to import ({where}): {message.get('message', '')}"
+    where = f"{filename}, line {line}" + (f", column {col}" if col else "") if line else filename
+    return f"your code failed to import ({where}): {_cap(str(message.get('message', '')), PROBLEM_SHOWN)}"
 
 
 def _output_text(record: RunRecord) -> str:
@@ -186,13 +244,18 @@ def _output_text(record: RunRecord) -> str:
 
 
 def _internal(drill_id: str, record: RunRecord, protections: list[str], message: str) -> Verdict:
-    return internal_error(drill_id, record.expected, message, record.seconds, protections)
+    return internal_error(drill_id, record.expected, message, record.seconds, protections, record.notice)
 
 
 def internal_error(
-    drill_id: str, expected: tuple[str, ...], message: str, seconds: float = 0.0, protections: list[str] | None = None
+    drill_id: str,
+    expected: tuple[str, ...],
+    message: str,
+    seconds: float = 0.0,
+    protections: list[str] | None = None,
+    notice: str = "",
 ) -> Verdict:
     """A verdict that blames tokdrill, not the submission."""
     text = "internal error in tokdrill's grader (not a problem with your code): " + message
     tests = tuple(TestResult(name, "error", "not run: internal grader error") for name in expected)
-    return Verdict(drill_id, False, tests, seconds, text, tuple(protections or ()), internal=True)
+    return Verdict(drill_id, False, tests, seconds, text, tuple(protections or ()), internal=True, notice=notice)

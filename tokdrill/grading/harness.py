@@ -1,9 +1,9 @@
-"""Child side of the sandbox: lock the process down, then build and test the submission.
+"""Child side of the sandbox: lock the process down, then load and test the submission.
 
-Runs in the forked process that will execute user code. Everything up to :func:`_run_user_code`
-is trusted set-up (mounts, limits, privilege drop, closing every inherited descriptor except the
-result channel); after that, whatever the user's code does, the parent decides the verdict from
-what arrives on the channel and how the process ended. This function never returns.
+Runs in the forked process that will execute user code. Everything up to reading the source is
+trusted set-up (see :mod:`tokdrill.grading.confine`); after that, whatever the user's code does,
+the grader decides the verdict from what arrives on the result channel and how the process
+ended. :func:`child_main` never returns.
 """
 
 from __future__ import annotations
@@ -12,36 +12,33 @@ import faulthandler
 import io
 import linecache
 import os
-import signal
 import sys
 import traceback
-from dataclasses import dataclass, field
+import types
+from dataclasses import dataclass
 
-from tokdrill.grading import isolation
-from tokdrill.grading.channel import Reporter
+from tokdrill.grading.confine import Confinement, Lockdown
 from tokdrill.grading.inprocess import ResultCollector
-from tokdrill.grading.limits import Limits
-from tokdrill.grading.prepared import PreparedDrill, hidden_dirs
+from tokdrill.grading.prepared import PreparedDrill
+from tokdrill.grading.protocol import Reporter
 from tokdrill.grading.spec import test_name
-from tokdrill.grading.submission import SUBMISSION_FILENAME, build_module
+from tokdrill.grading.submission import build_module
 
-SCRATCH = "/tmp/work"
-SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 EXIT_INTERNAL = 70
+TEXT_LIMIT = 4000  # characters of any one text the harness reports about the user's code
+SOURCE_LIMIT = 4 << 20  # bytes of source read (the grader refuses larger files before this)
 
 
 @dataclass(frozen=True)
 class ChildPlan:
-    """What the child needs, fixed by the parent before forking."""
+    """What the child needs, fixed by the grader before forking."""
 
     result_fd: int
     output_fd: int
+    source_fd: int
     nonce: str
-    limits: Limits
-    namespaces: bool  # the supervisor managed to unshare mount/pid/net namespaces
-    scratch: str  # scratch folder made by the parent (used when there is no private /tmp)
-    reopen: dict[str, list[str]] = field(default_factory=dict)  # see isolation.closed_ancestors
-    source_fd: int = -1  # the submission's source arrives here (read after the lock-down)
+    confinement: Confinement
+    filename: str  # the name the user knows their code by, in messages and tracebacks
 
 
 def child_main(prepared: PreparedDrill, plan: ChildPlan) -> None:
@@ -50,14 +47,24 @@ def child_main(prepared: PreparedDrill, plan: ChildPlan) -> None:
     reporter = Reporter(plan.result_fd, plan.nonce)
     try:
         _redirect_stdio(plan.output_fd)
-        protections = _lock_down(prepared, plan)
-        reporter.send("ready", protections=protections)
-        source = _read_source(plan.source_fd)
-        _run_user_code(prepared, source, reporter)
+        lockdown = Lockdown(plan.confinement)
+        lockdown.isolate()
+
+        def start() -> types.ModuleType | None:
+            reporter.send("ready", protections=lockdown.seal())
+            source = _read_source(plan.source_fd)
+            return _load_submission(prepared, source, plan.filename, reporter)
+
+        if prepared.session.run(start, [StreamingReporter(reporter)]):
+            reporter.send("done")
         code = 0
-    except BaseException:  # noqa: BLE001 - report our own failure as ours
+    except BaseException as exc:  # noqa: BLE001 - report our own failure as ours
         try:
-            reporter.send("internal", message=traceback.format_exc(limit=8)[-3000:])
+            if "user_code" in reporter.sent:
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:TEXT_LIMIT]
+                reporter.send("aborted", message=detail)
+            else:
+                reporter.send("internal", message=traceback.format_exc(limit=8)[-3000:])
         except BaseException:  # noqa: BLE001
             pass
     finally:
@@ -67,11 +74,13 @@ def child_main(prepared: PreparedDrill, plan: ChildPlan) -> None:
 
 def _read_source(fd: int) -> str:
     chunks = []
-    while True:
+    size = 0
+    while size <= SOURCE_LIMIT:
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             break
         chunks.append(chunk)
+        size += len(chunk)
     os.close(fd)
     return b"".join(chunks).decode("utf-8", "surrogatepass")
 
@@ -90,7 +99,7 @@ def _redirect_stdio(output_fd: int) -> None:
     sys.stderr = io.TextIOWrapper(
         io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="replace", write_through=True
     )
-    sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]
+    sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]  # read-only in typeshed
     faulthandler.enable(file=sys.stderr, all_threads=False)
 
 
@@ -102,128 +111,23 @@ def _flush_stdio() -> None:
             pass
 
 
-def _lock_down(prepared: PreparedDrill, plan: ChildPlan) -> list[str]:
-    """Apply every protection that works here; return the names of those that are active."""
-    active: list[str] = []
-    root = os.geteuid() == 0
-    drop_uid = root
-    scratch = plan.scratch
-    if plan.namespaces and root:
-        try:
-            isolation.make_tree_readonly_private("/")
-            active.append("read-only filesystem (mount namespace)")
-        except OSError:
-            pass
-        try:
-            for folder in hidden_dirs(prepared.spec):
-                isolation.mount(
-                    "tmpfs",
-                    folder,
-                    "tmpfs",
-                    isolation.MS_RDONLY | isolation.MS_NOSUID | isolation.MS_NODEV,
-                    "size=4k,mode=555",
-                )
-            active.append("hidden tests unmounted")
-        except OSError:
-            pass
-        try:
-            isolation.mount(
-                "tmpfs",
-                "/tmp",
-                "tmpfs",
-                isolation.MS_NOSUID | isolation.MS_NODEV,
-                f"size={plan.limits.tmp_bytes},mode=1777",
-            )
-            active.append(f"private /tmp ({plan.limits.tmp_bytes >> 20} MiB tmpfs)")
-            scratch = SCRATCH
-            os.makedirs(scratch, mode=0o700)
-        except OSError:
-            pass
-        if plan.reopen:
-            # e.g. the interpreter under /root (mode 700): keep just its folder reachable.
-            staging = "/tmp/.tokdrill-staging"
-            try:
-                os.mkdir(staging, 0o700)
-                isolation.reopen_closed_folders(plan.reopen, staging)
-                os.rmdir(staging)
-                drop_uid = True
-                shown = ", ".join(f"{folder} shows only {', '.join(kids)}" for folder, kids in plan.reopen.items())
-                active.append(f"private folders covered ({shown})")
-            except OSError:
-                drop_uid = False
-    elif root and plan.reopen:
-        drop_uid = False  # the interpreter would be unreadable to an unprivileged uid
-    if drop_uid:
-        os.chown(scratch, isolation.NOBODY_UID, isolation.NOBODY_GID)
-    os.chdir(scratch)
-    active.append("scratch working directory and HOME")
-    os.environ.clear()
-    os.environ.update({"HOME": scratch, "TMPDIR": scratch, "PATH": SAFE_PATH, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"})
-    active.append("scrubbed environment")
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversized writes raise OSError instead of killing
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
-        signal.signal(sig, signal.SIG_DFL)
-    limits = isolation.apply_rlimits(plan.limits)
-    if limits:
-        active.append("rlimits: " + ", ".join(limits))
-    if drop_uid:
-        try:
-            isolation.drop_privileges()
-            active.append(f"unprivileged uid {isolation.NOBODY_UID}")
-        except OSError:
-            pass
-    elif root:
-        try:
-            isolation.drop_capabilities()
-            active.append("root without capabilities (the Python installation is unreadable to other uids)")
-        except OSError:
-            active.append("still root with capabilities: the Python installation is unreadable to other uids")
-    else:
-        active.append("runs as the invoking user (no uid drop: not root)")
-    try:
-        isolation.no_new_privs()
-        active.append("no_new_privs")
-        isolation.apply_seccomp()
-        active.append(
-            "seccomp: " + str(len(isolation.SECCOMP_DENY) + 1) + " syscalls denied (ptrace, mount, unshare, bpf, ...)"
-        )
-    except OSError:
-        pass
-    if not any(p.startswith(("read-only filesystem", "unprivileged uid")) for p in active):
-        active.append("NOT protected: files writable by this user can be changed by the submission")
-    if "hidden tests unmounted" not in active:
-        active.append("NOT protected: the hidden test files are readable by the submission")
-    keep = sorted({0, 1, 2, plan.result_fd, plan.source_fd})
-    start = 3
-    for fd in keep:
-        if fd >= start:
-            os.closerange(start, fd)
-            start = fd + 1
-    os.closerange(start, 65536)
-    return active
-
-
-def _run_user_code(prepared: PreparedDrill, source: str, reporter: Reporter) -> None:
+def _load_submission(
+    prepared: PreparedDrill, source: str, filename: str, reporter: Reporter
+) -> types.ModuleType | None:
+    """Build the module from the user's source; report why not and return None if it fails."""
     reporter.send("user_code")  # from here on, anything odd may be the submission's doing
     lines = source.splitlines(keepends=True)
-    linecache.cache[SUBMISSION_FILENAME] = (len(source), None, lines, SUBMISSION_FILENAME)
+    linecache.cache[filename] = (len(source), None, lines, filename)
     try:
-        module, missing = build_module(source, prepared.spec.symbols)
+        module, missing = build_module(source, prepared.spec.symbols, filename=filename)
     except BaseException as exc:  # noqa: BLE001 - anything the user's import does is theirs
-        reporter.send("import_error", **describe_import_error(exc))
-        return
+        reporter.send("import_error", **describe_import_error(exc, filename))
+        return None
     if missing:
         reporter.send("missing", symbols=[m.symbol for m in missing], messages=[str(m) for m in missing])
-        return
-    prepared.plugin.module = module
-    prepared.config.pluginmanager.register(StreamingReporter(reporter), "tokdrill-stream")
+        return None
     reporter.send("tests_started")
-    try:
-        prepared.run_tests()
-    except BaseException as exc:  # noqa: BLE001 - KeyboardInterrupt, pytest.exit() ... from user code
-        reporter.send("aborted", message="".join(traceback.format_exception_only(type(exc), exc)).strip()[:500])
-        return
-    reporter.send("done")
+    return module
 
 
 class StreamingReporter(ResultCollector):
@@ -242,26 +146,55 @@ class StreamingReporter(ResultCollector):
             self._reporter.send("result", name=result.name, outcome=result.outcome, message=result.message)
 
 
-def describe_import_error(exc: BaseException) -> dict[str, object]:
+def describe_import_error(exc: BaseException, filename: str) -> dict[str, object]:
     """Kind, location in the user's file and a readable message for an exception at import."""
     kind = type(exc).__name__
-    if isinstance(exc, SyntaxError) and (exc.filename in (SUBMISSION_FILENAME, None)):
+    if isinstance(exc, SyntaxError) and (exc.filename in (filename, None)):
         line, col = exc.lineno or 0, exc.offset or 0
         text = (exc.text or "").rstrip("\n")
-        detail = f"{kind}: {exc.msg}"
+        detail = f"{kind}: {str(exc.msg)[:TEXT_LIMIT]}"
         if text:
-            caret = " " * max(col - 1 - (len(text) - len(text.lstrip())), 0) + "^"
-            detail += f"\n    {text.strip()}\n    {caret}"
+            shown, caret = _caret_line(text, col)
+            detail += f"\n    {shown}\n    {caret}"
         return {"kind": kind, "line": line, "column": col, "message": detail}
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SUBMISSION_FILENAME]
-    line = frames[-1].lineno if frames else 0
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    line = (frames[-1].lineno or 0) if frames else 0
     col = (frames[-1].colno or 0) + 1 if frames and frames[-1].colno is not None else 0
-    where = "".join(traceback.format_list(frames[-5:])) if frames else ""
+    where = "".join(traceback.format_list(frames[-5:]))[-TEXT_LIMIT:] if frames else ""
     if isinstance(exc, SystemExit):
-        summary = f"your code called sys.exit({exc.code!r}) while being imported"
+        summary = f"your code called sys.exit({_short_repr(exc.code)}) while being imported"
     elif isinstance(exc, KeyboardInterrupt):
         summary = "KeyboardInterrupt while your code was being imported"
     else:
-        summary = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        summary = _exception_text(exc)
     message = summary + (f"\n{where.rstrip()}" if where else "")
     return {"kind": kind, "line": line, "column": col, "message": message}
+
+
+def _caret_line(text: str, column: int, width: int = 100) -> tuple[str, str]:
+    """The offending line (trimmed to ``width`` around ``column``) and a caret under it."""
+    stripped = text.lstrip()
+    column = max(column - 1 - (len(text) - len(stripped)), 0)
+    start = max(0, min(column - width // 2, len(stripped) - width))
+    shown = stripped[start : start + width]
+    prefix = "... " if start else ""
+    suffix = " ..." if start + width < len(stripped) else ""
+    return prefix + shown + suffix, " " * (len(prefix) + column - start) + "^"
+
+
+def _exception_text(exc: BaseException) -> str:
+    try:
+        text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    except BaseException:  # noqa: BLE001 - a hostile __str__
+        text = type(exc).__name__
+    if len(text) > TEXT_LIMIT:
+        text = text[: TEXT_LIMIT - 60] + f" ... (cut at {TEXT_LIMIT} characters)"
+    return text
+
+
+def _short_repr(value: object) -> str:
+    try:
+        text = repr(value)
+    except BaseException:  # noqa: BLE001
+        text = "..."
+    return text if len(text) <= 200 else text[:200] + "..."

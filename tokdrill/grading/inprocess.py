@@ -1,7 +1,8 @@
-"""Run hidden test files in this process against a given module (no sandbox).
+"""Pytest plugins that turn test reports into results, and running hidden tests in this process.
 
-This is the child side's core; the sandbox wraps it with isolation and limits. Tests that prove
-the hidden tests strong and fair also call it directly, since the code they grade is our own.
+:class:`ResultCollector` is the child side's record of each test's outcome. :func:`run_hidden_tests`
+runs hidden test files against a module in this very process, with no sandbox: tests that prove
+the hidden tests strong and fair use it, since the code they grade is the project's own.
 """
 
 from __future__ import annotations
@@ -14,17 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from tokdrill.grading.pytest_session import SUBMISSION_PLUGIN, SubmissionPlugin
+from tokdrill.grading.spec import test_name
 from tokdrill.grading.verdict import Outcome, TestResult
 
-PLUGIN_NAME = "tokdrill-submission"
-MESSAGE_LIMIT = 2000
-
-
-class SubmissionPlugin:
-    """Registered under :data:`PLUGIN_NAME`; the hidden tests' ``impl`` fixture reads ``module``."""
-
-    def __init__(self, module: types.ModuleType) -> None:
-        self.module = module
+MESSAGE_LIMIT = 2000  # characters of one test's failure text
 
 
 class ResultCollector:
@@ -35,40 +30,40 @@ class ResultCollector:
         self.collect_errors: list[str] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        name = report.nodeid.rsplit("/", 1)[-1]
-        if report.when == "call" or report.failed or name not in self.results:
-            outcome: Outcome
-            if report.passed:
-                outcome = "passed"
-            elif report.when == "call":
-                outcome = "failed"
-            else:
-                outcome = "error"
-            if report.skipped:
-                outcome = "error"
-            message = "" if report.passed else _short(report.longreprtext)
-            previous = self.results.get(name)
-            if previous is None or previous.outcome == "passed":
-                self.results[name] = TestResult(name, outcome, message)
+        name = test_name(report.nodeid)
+        previous = self.results.get(name)
+        if report.passed and previous is not None:
+            return  # a passing teardown changes nothing
+        if report.passed:
+            outcome: Outcome = "passed"
+        elif report.when == "call" and report.failed:
+            outcome = "failed"
+        else:
+            outcome = "error"  # setup or teardown failed, or the test was skipped
+        if previous is None or previous.outcome == "passed":
+            message = "" if report.passed else short_message(report.longreprtext)
+            self.results[name] = TestResult(name, outcome, message)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            self.collect_errors.append(_short(report.longreprtext))
+            self.collect_errors.append(short_message(report.longreprtext))
 
 
 _TEST_FILE_PATH = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s:'\"]*[\\/](test_\w+\.py)")
 
 
-def _short(text: str) -> str:
+def short_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """A report's text for a person: test files named without their folder, capped in size."""
+    if len(text) > 4 * limit:
+        text = text[: 2 * limit] + "\n" + text[-2 * limit :]  # keep the regex's work bounded
     text = _TEST_FILE_PATH.sub(r"\1", text.strip())
-    if len(text) <= MESSAGE_LIMIT:
+    if len(text) <= limit:
         return text
-    return text[: MESSAGE_LIMIT - 60].rstrip() + f"\n... (message cut at {MESSAGE_LIMIT} characters)"
+    return text[: limit - 60].rstrip() + f"\n... (message cut at {limit} characters)"
 
 
 def pytest_args(test_files: Sequence[Path], extra: Sequence[str] = ()) -> list[str]:
-    """The pytest command line the harness uses: quiet, no cache, no user config files."""
+    """The pytest command line for an in-process run: quiet, no cache, no user config files."""
     files = [str(Path(f)) for f in test_files]
     rootdir = str(Path(files[0]).parent) if files else os.getcwd()
     return [
@@ -97,11 +92,12 @@ def run_hidden_tests(
 ) -> tuple[list[TestResult], list[str]]:
     """Run ``test_files`` with ``impl`` bound to ``module``; return (results, collection errors)."""
     collector = ResultCollector()
-    plugin = SubmissionPlugin(module)
+    plugin = SubmissionPlugin()
+    plugin.module = module
 
     class _Register:
         def pytest_configure(self, config: pytest.Config) -> None:
-            config.pluginmanager.register(plugin, PLUGIN_NAME)
+            config.pluginmanager.register(plugin, SUBMISSION_PLUGIN)
 
     pytest.main(pytest_args(test_files, extra_args), plugins=[_Register(), collector])
     return list(collector.results.values()), collector.collect_errors

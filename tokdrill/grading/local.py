@@ -1,4 +1,4 @@
-"""Grade in this process's children: prepare a drill's tests once, fork a sandbox per submission.
+"""Grade in this process's children: prepare a drill's tests once, start a sandbox per submission.
 
 Forking is only safe from a single-threaded process, so this is what the warm grading server
 and a cold ``tokdrill check`` use; a threaded app goes through :class:`WarmGrader` instead.
@@ -10,11 +10,13 @@ import gc
 import os
 import time
 
+from tokdrill.grading import mechanisms
 from tokdrill.grading.decide import decide, internal_error
-from tokdrill.grading.limits import DEFAULT_LIMITS, Limits
+from tokdrill.grading.limits import Limits, default_limits
 from tokdrill.grading.prepared import PreparationError, PreparedDrill
-from tokdrill.grading.sandbox import Standby, reap_pending
+from tokdrill.grading.sandbox import NamespaceRefused, Standby, reap_pending
 from tokdrill.grading.spec import DrillSpec
+from tokdrill.grading.submission import SUBMISSION_FILENAME
 from tokdrill.grading.verdict import Verdict
 
 
@@ -29,7 +31,7 @@ def _stamps(spec: DrillSpec) -> tuple[int, ...]:
 
 
 class LocalGrader:
-    """Caches one :class:`PreparedDrill` per drill id and grades submissions against it."""
+    """Caches one :class:`PreparedDrill` per drill and grades submissions against it."""
 
     def __init__(self, keep_standby: bool = False) -> None:
         self._prepared: dict[tuple[DrillSpec, tuple[int, ...]], PreparedDrill] = {}
@@ -56,56 +58,76 @@ class LocalGrader:
         reap_pending(block=True)
         if not self.keep_standby:
             return
-        limits = limits or DEFAULT_LIMITS
+        limits = limits or default_limits()
         current = self._standby
         if current is not None:
-            if current[0] == spec and current[1].limits == limits and current[1].alive() and self._fresh(current[1]):
+            if self._usable(current, spec, limits, SUBMISSION_FILENAME):
                 return
             current[1].discard()
             self._standby = None
         try:
-            self._standby = (spec, Standby(self.prepare(spec), limits))
+            self._standby = (spec, self._start(self.prepare(spec), limits, SUBMISSION_FILENAME))
         except Exception:  # noqa: BLE001 - a standby is an optimisation; grade() reports problems
             self._standby = None
 
-    def _take_standby(self, spec: DrillSpec, limits: Limits) -> Standby | None:
+    def _usable(self, entry: tuple[DrillSpec, Standby], spec: DrillSpec, limits: Limits, filename: str) -> bool:
+        held, standby = entry
+        return (
+            held == spec
+            and standby.limits == limits
+            and standby.filename == filename
+            and standby.mode == _current_mode()
+            and standby.alive()
+            and self._prepared.get((spec, _stamps(spec))) is standby.prepared
+        )
+
+    def _take_standby(self, spec: DrillSpec, limits: Limits, filename: str) -> Standby | None:
         current, self._standby = self._standby, None
         if current is None:
             return None
-        if current[0] == spec and current[1].limits == limits and current[1].alive() and self._fresh(current[1]):
+        if self._usable(current, spec, limits, filename):
             return current[1]
         current[1].discard()
         return None
 
-    def _fresh(self, standby: Standby) -> bool:
-        """The standby was forked from the current preparation of its drill."""
-        return self._prepared.get((standby.prepared.spec, _stamps(standby.prepared.spec))) is standby.prepared
+    @staticmethod
+    def _start(prepared: PreparedDrill, limits: Limits, filename: str) -> Standby:
+        """A new standby; if the namespaces are refused after all, the fallback from now on."""
+        try:
+            return Standby(prepared, limits, filename)
+        except NamespaceRefused as exc:
+            mechanisms.mark_userns_broken(str(exc))
+            return Standby(prepared, limits, filename)
 
     def close(self) -> None:
         if self._standby is not None:
             self._standby[1].discard()
             self._standby = None
 
-    def grade(self, spec: DrillSpec, source: str, limits: Limits | None = None) -> Verdict:
-        limits = limits or DEFAULT_LIMITS
+    def grade(
+        self, spec: DrillSpec, source: str, limits: Limits | None = None, filename: str = SUBMISSION_FILENAME
+    ) -> Verdict:
+        limits = limits or default_limits()
         reap_pending(block=False)
         start = time.perf_counter()
+        notice = mechanisms.notice(mechanisms.detect())
         try:
             prepared = self.prepare(spec)
         except PreparationError as exc:
-            return internal_error(spec.id, (), str(exc), time.perf_counter() - start)
+            return internal_error(spec.id, (), str(exc), time.perf_counter() - start, notice=notice)
         except Exception as exc:  # noqa: BLE001 - a broken hidden test or reference is ours to own
-            return internal_error(
-                spec.id,
-                (),
-                f"preparing the hidden tests failed: {type(exc).__name__}: {exc}",
-                time.perf_counter() - start,
-            )
+            message = f"preparing the hidden tests failed: {type(exc).__name__}: {exc}"
+            return internal_error(spec.id, (), message, time.perf_counter() - start, notice=notice)
         try:
-            standby = self._take_standby(spec, limits) or Standby(prepared, limits)
+            standby = self._take_standby(spec, limits, filename) or self._start(prepared, limits, filename)
             record = standby.run(source)
         except OSError as exc:
-            return internal_error(
-                spec.id, prepared.expected, f"could not start the sandbox: {exc}", time.perf_counter() - start
-            )
+            message = f"could not start the sandbox: {exc}"
+            return internal_error(spec.id, prepared.expected, message, time.perf_counter() - start, notice=notice)
         return decide(spec.id, record)
+
+
+def _current_mode() -> str:
+    from tokdrill.grading.sandbox import choose_mode
+
+    return choose_mode(mechanisms.detect())

@@ -1,33 +1,26 @@
-"""A drill's hidden tests configured and collected once, on the trusted side, ready to fork.
+"""A drill's hidden tests, collected once on the trusted side, ready to run in sandboxes.
 
-Collecting is most of pytest's cost (argument parsing, plugin set-up, importing and assertion-
-rewriting the test modules). A :class:`PreparedDrill` does it once per drill in the grading
-process; each submission then runs only the test loop in a forked child. Because the parent
-collects, it knows the expected test names before any user code exists, and the child never
-needs to open the hidden test files (their source sits in ``linecache`` for tracebacks).
+Because the grading process collects, it knows the expected test names and the concepts each
+test checks before any user code exists, and the sandbox never needs to open the hidden test
+files: their source sits in ``linecache`` for tracebacks.
 """
 
 from __future__ import annotations
 
 import inspect
-import io
 import linecache
-import os
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-import pytest
-from _pytest.config import _prepareconfig
-from _pytest.main import Session
+from tokdrill.grading.pytest_session import (
+    PreparationError,
+    SubmissionPlugin,
+    TestSession,
+    open_session,
+    remember_source,
+)
+from tokdrill.grading.spec import DrillSpec
 
-from tokdrill.grading import fastrepr
-from tokdrill.grading.inprocess import PLUGIN_NAME, ResultCollector, SubmissionPlugin
-from tokdrill.grading.spec import DrillSpec, test_name
-
-
-class PreparationError(Exception):
-    """The hidden tests themselves could not be collected: a tokdrill problem, not the user's."""
+__all__ = ["PreparationError", "PreparedDrill", "hidden_dirs"]
 
 
 def hidden_dirs(spec: DrillSpec) -> list[str]:
@@ -35,47 +28,9 @@ def hidden_dirs(spec: DrillSpec) -> list[str]:
     return sorted({str(Path(p).parent) for p in spec.hidden_tests})
 
 
-UNUSED_PLUGINS = ("doctest", "junitxml", "pastebin", "setuponly", "setupplan", "debugging", "nose", "legacypath")
-
-
-def session_args(files: Sequence[str]) -> list[str]:
-    """Pytest options for grading: no capture, no cache, no autoloaded plugins. The terminal
-    reporter stays (assertion diffs need its writer) but writes into memory, see below."""
-    rootdir = os.path.commonpath([str(Path(f).parent) for f in files]) if files else os.getcwd()
-    return [
-        *files,
-        "-c",
-        os.devnull,  # no ini file: nothing of the project's pytest set-up applies
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "-p",
-        "no:stepwise",
-        "-p",
-        "no:faulthandler",  # the harness enables faulthandler on the submission's stderr
-        "-p",
-        "no:randomly",
-        "-p",
-        "no:logging",
-        # Plugins grading never needs; blocking them also skips importing them (cold start).
-        *[arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")],
-        "-s",
-        "--import-mode=importlib",
-        "-o",
-        "addopts=",
-        "-o",
-        "python_files=test_*.py",
-        "--rootdir",
-        rootdir,
-        "--confcutdir",
-        rootdir,  # only the hidden folder's conftest, never the project's
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
-    ]
-
-
 class PreparedDrill:
-    """Configured pytest session with the drill's tests collected; run it in a forked child."""
+    """A drill's collected test session, the plugin its ``impl`` fixture reads, and what the
+    collection found."""
 
     def __init__(self, spec: DrillSpec) -> None:
         self.spec = spec
@@ -84,37 +39,17 @@ class PreparedDrill:
             raise PreparationError(f"hidden test file not found: {', '.join(missing)}")
         if not spec.hidden_tests:
             raise PreparationError(f"drill {spec.id!r} lists no hidden tests")
-        self.plugin = SubmissionPlugin(module=None)  # type: ignore[arg-type]
-        self.collector = ResultCollector()
-        # pytest's importlib mode names a module outside a package by its file's stem and reuses
-        # whatever sys.modules holds under that name: drop those names, so this drill gets its own
-        # files (another content folder may also have a conftest.py or a test_x.py).
-        for name in {Path(p).stem for p in spec.hidden_tests} | {"conftest"}:
-            sys.modules.pop(name, None)
-        old_cwd = os.getcwd()
-        os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+        self.submission = SubmissionPlugin()
         try:
-            self.config = _prepareconfig(session_args(list(spec.hidden_tests)), plugins=[self.collector])
-            self.config.pluginmanager.register(self.plugin, PLUGIN_NAME)
-            self.config.option.tbstyle = "short"
-            self.session = Session.from_config(self.config)
-            # The terminal reporter binds sys.stdout at configure time: give it a private buffer,
-            # so neither the grader's stdout nor the submission's output ever sees pytest's text.
-            real_stdout, sys.stdout = sys.stdout, io.StringIO()
-            try:
-                self.config._do_configure()
-            finally:
-                sys.stdout = real_stdout
-            self.config.hook.pytest_sessionstart(session=self.session)
-            self.config.hook.pytest_collection(session=self.session)
-        except pytest.UsageError as exc:
-            raise PreparationError(f"cannot collect the hidden tests of {spec.id!r}: {exc}") from exc
-        finally:
-            os.chdir(old_cwd)
-        if self.collector.collect_errors or self.session.testsfailed:
-            detail = "\n".join(self.collector.collect_errors) or "collection failed"
+            self.session: TestSession = open_session(list(spec.hidden_tests), self.submission)
+        except PreparationError as exc:
+            raise PreparationError(f"drill {spec.id!r}: {exc}") from exc
+        collection = self.session.collection
+        if collection.errors:
+            detail = "\n".join(collection.errors)
             raise PreparationError(f"the hidden tests of {spec.id!r} do not collect:\n{detail}")
-        self.expected: tuple[str, ...] = tuple(test_name(item.nodeid) for item in self.session.items)
+        self.expected: tuple[str, ...] = collection.names
+        self.concepts: dict[str, tuple[str, ...]] = dict(collection.concepts)
         if not self.expected:
             raise PreparationError(f"the hidden tests of {spec.id!r} contain no tests")
         self._cache_sources()
@@ -131,13 +66,10 @@ class PreparedDrill:
             text = Path(path).read_text(encoding="utf-8")
             lines = text.splitlines(keepends=True)
             linecache.cache[path] = (len(text), None, lines, path)
-            fastrepr.remember(text)
+            remember_source(text)
         # inspect.getmodule() maps every loaded module's file on first use (~0.1 s), and
         # pytest calls it for each failure report: build that map here, once, for all runs.
-        code = getattr(getattr(self.session.items[0], "obj", None), "__code__", None)
+        items = getattr(getattr(self.session, "session", None), "items", None)
+        code = getattr(getattr(items[0], "obj", None), "__code__", None) if items else None
         if code is not None:
             inspect.getmodule(code)  # a code object has no __module__: forces the full scan
-
-    def run_tests(self) -> None:
-        """Run the collected tests (in the forked child, after ``plugin.module`` is set)."""
-        self.config.hook.pytest_runtestloop(session=self.session)

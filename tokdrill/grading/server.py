@@ -1,113 +1,94 @@
-"""The warm grading server: ``python -m tokdrill.grading.server``.
+"""The warm grading server: ``python -m tokdrill.grading.server PARENT_PID``.
 
 A single-threaded process that imports pytest, the harness and ``reference_impl`` once, keeps
-each drill's tests collected, and forks a sandbox per request. It speaks length-prefixed JSON on
-the descriptors it was started with as stdin/stdout; fd 0 and 1 are then pointed elsewhere so a
-stray print can never corrupt the protocol. It exits when its client goes away.
+each drill's tests collected, and starts a sandbox per request (forking is safe here: no other
+thread exists). It speaks length-prefixed JSON (:mod:`tokdrill.grading.protocol`) on the
+descriptors it was started with as stdin/stdout; fd 0 and 1 are then pointed elsewhere so a
+stray print can never corrupt the protocol. It exits when its client goes away: end of input,
+or the client's death (the parent-death signal).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import struct
+import signal
 import sys
 
-HEADER = struct.Struct(">I")
-
-
-def read_message(fd: int) -> dict[str, object] | None:
-    """One framed JSON message from ``fd``; None at end of file."""
-    header = _read_exact(fd, HEADER.size)
-    if header is None:
-        return None
-    (size,) = HEADER.unpack(header)
-    body = _read_exact(fd, size)
-    if body is None:
-        return None
-    return json.loads(body)
-
-
-def write_message(fd: int, message: dict[str, object]) -> None:
-    body = json.dumps(message).encode()
-    data = HEADER.pack(len(body)) + body
-    while data:
-        data = data[os.write(fd, data) :]
-
-
-def _read_exact(fd: int, size: int) -> bytes | None:
-    chunks = []
-    while size:
-        chunk = os.read(fd, size)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
+from tokdrill.grading.protocol import EndOfStream, read_frame, write_frame
 
 
 def serve(in_fd: int, out_fd: int) -> None:
     """Answer requests until the client closes its end."""
+    from tokdrill.grading import mechanisms
     from tokdrill.grading.decide import internal_error
     from tokdrill.grading.limits import Limits
     from tokdrill.grading.local import LocalGrader
+    from tokdrill.grading.sandbox import choose_mode
     from tokdrill.grading.spec import DrillSpec
 
+    found = mechanisms.detect()
     grader = LocalGrader(keep_standby=True)
-    write_message(out_fd, {"ok": True, "ready": True, "pid": os.getpid()})
+    hello = {"ok": True, "ready": True, "pid": os.getpid(), "notice": mechanisms.notice(found)}
+    write_frame(out_fd, {**hello, "mode": choose_mode(found)})
     while True:
-        request = read_message(in_fd)
-        if request is None:
+        try:
+            request = read_frame(in_fd)
+        except EndOfStream:
             return
         op = request.get("op")
         try:
             if op == "grade":
-                spec = DrillSpec.from_json(request["drill"])  # type: ignore[arg-type]
-                limits = Limits.from_json(request.get("limits") or {})  # type: ignore[arg-type]
-                verdict = grader.grade(spec, str(request["source"]), limits)
-                write_message(out_fd, {"ok": True, "verdict": verdict.to_json()})
+                spec = DrillSpec.from_json(request.get("drill"))
+                limits = Limits.from_json(_mapping(request.get("limits")))
+                filename = str(request.get("filename") or "submission.py")
+                verdict = grader.grade(spec, str(request.get("source", "")), limits, filename)
+                write_frame(out_fd, {"ok": True, "verdict": verdict.to_json()})
                 if not verdict.internal:
                     grader.refill(spec, limits)  # after answering: the next request finds it ready
             elif op == "prepare":
                 errors = []
                 last = None
-                for data in request.get("drills", []):  # type: ignore[union-attr]
+                drills = request.get("drills")
+                for data in drills if isinstance(drills, list) else []:
                     spec = DrillSpec.from_json(data)
                     try:
                         grader.prepare(spec)
                         last = spec
-                    except Exception as exc:  # noqa: BLE001
+                    except Exception as exc:  # noqa: BLE001 - reported to the client
                         errors.append(f"{spec.id}: {exc}")
-                write_message(out_fd, {"ok": True, "errors": errors})
+                write_frame(out_fd, {"ok": True, "errors": errors})
                 if last is not None:
                     grader.refill(last)
             elif op == "ping":
-                write_message(out_fd, {"ok": True})
+                write_frame(out_fd, {"ok": True})
             else:
-                write_message(out_fd, {"ok": False, "error": f"unknown request {op!r}"})
+                write_frame(out_fd, {"ok": False, "error": f"unknown request {op!r}"})
         except Exception as exc:  # noqa: BLE001 - answer, never die on one bad request
-            drill_id = str((request.get("drill") or {}).get("id", "?"))  # type: ignore[union-attr]
-            verdict = internal_error(drill_id, (), f"{type(exc).__name__}: {exc}")
-            write_message(out_fd, {"ok": True, "verdict": verdict.to_json()})
+            drill = _mapping(request.get("drill"))
+            verdict = internal_error(str(drill.get("id", "?")), (), f"{type(exc).__name__}: {exc}")
+            write_frame(out_fd, {"ok": True, "verdict": verdict.to_json()})
 
 
-def main() -> None:
-    import signal
+def _mapping(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
 
+
+def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle; EOF stops us
     in_fd, out_fd = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(2, 1)
     os.close(devnull)
-    try:
-        from tokdrill.grading.isolation import die_with_parent
+    from tokdrill.grading import kernel
 
-        die_with_parent()
+    try:
+        kernel.die_with_parent()
     except OSError:
         pass
-    if os.getppid() == 1:
-        return
+    expected_parent = int(argv[0]) if argv and argv[0].isdigit() else None
+    if expected_parent is not None and os.getppid() != expected_parent:
+        return 0  # the client died before we could tie ourselves to it
     # Import everything a submission run needs before the first request arrives.
     import pytest  # noqa: F401
 
@@ -118,7 +99,8 @@ def main() -> None:
     except Exception:  # noqa: BLE001 - reported per request instead
         pass
     serve(in_fd, out_fd)
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

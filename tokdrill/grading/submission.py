@@ -37,18 +37,19 @@ def reference_namespace() -> dict[str, object]:
 
 
 def build_module(
-    source: str, symbols: Sequence[str], name: str = "submission"
+    source: str, symbols: Sequence[str], name: str = "submission", filename: str = SUBMISSION_FILENAME
 ) -> tuple[types.ModuleType, list[MissingSymbol]]:
     """Execute ``source`` over the reference namespace and return ``(module, missing)``.
 
     Raises whatever the user's code raises at import time (SyntaxError included); callers turn
     that into a verdict. ``missing`` lists the drill symbols the user did not define themselves.
+    ``filename`` is what tracebacks call the code (the file name the user gave, if any).
     """
     reference = reference_namespace()
     module = types.ModuleType(name)
-    module.__file__ = SUBMISSION_FILENAME
+    module.__file__ = filename
     module.__dict__.update(reference)
-    code = compile(source, SUBMISSION_FILENAME, "exec", dont_inherit=True)
+    code = compile(source, filename, "exec", dont_inherit=True)
     exec(code, module.__dict__)
     missing: list[MissingSymbol] = []
     classes_done: set[str] = set()
@@ -63,8 +64,9 @@ def build_module(
         if not isinstance(value, type) or not _defines(value, method, reference.get(top)):
             missing.append(MissingSymbol(symbol))
             continue
-        if top not in classes_done and isinstance(reference.get(top), type):
-            module.__dict__[top] = _with_reference_fallback(value, reference[top])  # type: ignore[arg-type]
+        base = reference.get(top)
+        if top not in classes_done and isinstance(base, type):
+            module.__dict__[top] = _with_reference_fallback(value, base)
             classes_done.add(top)
     return module, missing
 

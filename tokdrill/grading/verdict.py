@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -11,16 +12,29 @@ OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "error", "timeout")
 
 @dataclass(frozen=True)
 class TestResult:
-    """One hidden test's result: pytest node name (file::test), outcome and a readable message."""
+    """One hidden test's result: pytest node name (file::test), outcome, a readable message, and
+    the concepts the test checks (from its ``concept`` markers, read by the grader itself)."""
 
     __test__ = False  # not a pytest test class
 
     name: str
     outcome: Outcome
     message: str = ""
+    concepts: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "outcome": self.outcome, "message": self.message}
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "outcome": self.outcome, "message": self.message, "concepts": list(self.concepts)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> TestResult:
+        outcome = data.get("outcome")
+        concepts = data.get("concepts")
+        return cls(
+            name=str(data.get("name", "")),
+            outcome=outcome if outcome in OUTCOMES else "error",
+            message=str(data.get("message", "")),
+            concepts=tuple(str(c) for c in concepts) if isinstance(concepts, list) else (),
+        )
 
 
 @dataclass(frozen=True)
@@ -35,6 +49,7 @@ class Verdict:
     protections: tuple[str, ...] = field(default_factory=tuple)
     output: str = ""  # the submission's own stdout/stderr (tail, capped), for display
     internal: bool = False  # True when tokdrill itself failed to grade (not the user's fault)
+    notice: str = ""  # what a person should know about a weak sandbox on this machine, if anything
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -46,22 +61,25 @@ class Verdict:
             "protections": list(self.protections),
             "output": self.output,
             "internal": self.internal,
+            "notice": self.notice,
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> Verdict:
+    def from_json(cls, data: Mapping[str, object]) -> Verdict:
         """Inverse of :meth:`to_json` (used between the warm grading server and its clients)."""
-        tests = tuple(
-            TestResult(str(t["name"]), t["outcome"], str(t.get("message", "")))  # type: ignore[index,arg-type,union-attr]
-            for t in data.get("tests", [])  # type: ignore[union-attr]
-        )
+        tests = data.get("tests")
+        protections = data.get("protections")
+        seconds = data.get("seconds")
         return cls(
-            drill=str(data["drill"]),
-            passed=bool(data["passed"]),
-            tests=tests,
-            seconds=float(data.get("seconds", 0.0)),  # type: ignore[arg-type]
+            drill=str(data.get("drill", "")),
+            passed=data.get("passed") is True,
+            tests=tuple(TestResult.from_json(t) for t in tests if isinstance(t, dict))
+            if isinstance(tests, list)
+            else (),
+            seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
             problem=str(data.get("problem", "")),
-            protections=tuple(data.get("protections", ())),  # type: ignore[arg-type]
+            protections=tuple(str(p) for p in protections) if isinstance(protections, list) else (),
             output=str(data.get("output", "")),
-            internal=bool(data.get("internal", False)),
+            internal=data.get("internal") is True,
+            notice=str(data.get("notice", "")),
         )

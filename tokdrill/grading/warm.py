@@ -8,16 +8,17 @@ becomes an internal-error verdict and the next call starts a fresh server.
 from __future__ import annotations
 
 import os
-import select
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from types import TracebackType
 
-from tokdrill.grading.limits import DEFAULT_LIMITS, Limits
-from tokdrill.grading.server import HEADER
-from tokdrill.grading.spec import DrillSpec
+from tokdrill.grading.limits import Limits, default_limits
+from tokdrill.grading.protocol import EndOfStream, TimedOut, encode_frame, read_frame
+from tokdrill.grading.spec import DrillLike, DrillSpec
+from tokdrill.grading.submission import SUBMISSION_FILENAME
 from tokdrill.grading.verdict import TestResult, Verdict
 
 PREPARE_SECONDS = 60.0  # allowance for starting the server and collecting a drill's tests
@@ -38,37 +39,64 @@ class WarmGrader:
         self._stderr = stderr
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
-        self._ready = False
+        self._hello: dict[str, object] | None = None
         self._closed = False
         self.restarts = 0
         with self._lock:
             self._start()
 
     # -- public API ---------------------------------------------------------------------------
-    def grade(self, drill: object, source: str, *, limits: Limits | None = None) -> Verdict:
+    def grade(
+        self,
+        drill: DrillLike,
+        source: str,
+        *,
+        limits: Limits | None = None,
+        filename: str = SUBMISSION_FILENAME,
+    ) -> Verdict:
         """Grade ``source`` against ``drill``'s hidden tests; never raises for a bad submission."""
         spec = DrillSpec.of(drill)
-        limits = limits or DEFAULT_LIMITS
-        request = {"op": "grade", "drill": spec.to_json(), "source": source, "limits": limits.to_json()}
+        limits = limits or default_limits()
+        request: dict[str, object] = {
+            "op": "grade",
+            "drill": spec.to_json(),
+            "source": source,
+            "limits": limits.to_json(),
+            "filename": filename,
+        }
         start = time.perf_counter()
         timeout = limits.wall_seconds + PREPARE_SECONDS
         for attempt in (1, 2):
             try:
                 reply = self._request(request, timeout)
-                return Verdict.from_json(reply["verdict"])  # type: ignore[arg-type]
+                verdict = reply.get("verdict")
+                if not isinstance(verdict, dict):
+                    raise GraderUnavailable("the grading server sent no verdict")
+                return Verdict.from_json(verdict)
             except GraderUnavailable as exc:
                 if attempt == 2 or "did not answer" in str(exc):
                     return _internal(spec, str(exc), time.perf_counter() - start)
         raise AssertionError("unreachable")
 
-    def preload(self, drills: list[object]) -> list[str]:
+    def preload(self, drills: Sequence[DrillLike]) -> list[str]:
         """Collect these drills' tests in the server now; returns error lines (empty if all fine)."""
-        request = {"op": "prepare", "drills": [DrillSpec.of(d).to_json() for d in drills]}
+        request: dict[str, object] = {"op": "prepare", "drills": [DrillSpec.of(d).to_json() for d in drills]}
         try:
             reply = self._request(request, PREPARE_SECONDS * max(1, len(drills)))
         except GraderUnavailable as exc:
             return [str(exc)]
-        return [str(e) for e in reply.get("errors", [])]  # type: ignore[union-attr]
+        errors = reply.get("errors")
+        return [str(e) for e in errors] if isinstance(errors, list) else []
+
+    def notice(self) -> str:
+        """What a person should know about the sandbox on this machine ("" if it protects their
+        files), as the server found when it started."""
+        try:
+            self._request({"op": "ping"}, PREPARE_SECONDS)
+        except GraderUnavailable:
+            return ""
+        hello = self._hello or {}
+        return str(hello.get("notice", ""))
 
     @property
     def server_pid(self) -> int | None:
@@ -101,14 +129,14 @@ class WarmGrader:
         self._proc = subprocess.Popen(
             # -P: the current folder is not put on sys.path, so a user's `pytest.py` or
             # `reference_impl.py` next to their work cannot shadow the real ones.
-            [self._python, "-P", "-m", "tokdrill.grading.server"],
+            [self._python, "-P", "-m", "tokdrill.grading.server", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
             env=env,
             close_fds=True,
         )
-        self._ready = False
+        self._hello = None
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
@@ -126,8 +154,6 @@ class WarmGrader:
                 proc.stdout.close()
 
     def _request(self, request: dict[str, object], timeout: float) -> dict[str, object]:
-        import json
-
         with self._lock:
             if self._closed:
                 raise GraderUnavailable("the grader was closed")
@@ -136,52 +162,31 @@ class WarmGrader:
                 self._start()
                 self.restarts += 1
             proc = self._proc
-            assert proc is not None and proc.stdin is not None and proc.stdout is not None
-            deadline = time.monotonic() + timeout + (PREPARE_SECONDS if not self._ready else 0.0)
+            if proc is None or proc.stdin is None or proc.stdout is None:
+                raise GraderUnavailable("the grading server did not start")
+            fd = proc.stdout.fileno()
+            deadline = time.monotonic() + timeout + (PREPARE_SECONDS if self._hello is None else 0.0)
             try:
-                if not self._ready:
-                    self._read(proc, deadline)  # the server's hello
-                    self._ready = True
-                body = json.dumps(request).encode()
-                proc.stdin.write(HEADER.pack(len(body)) + body)
+                if self._hello is None:
+                    self._hello = read_frame(fd, deadline)
+                proc.stdin.write(encode_frame(request))
                 proc.stdin.flush()
-                return self._read(proc, deadline)
-            except (OSError, ValueError, GraderUnavailable) as exc:
+                return read_frame(fd, deadline)
+            except TimedOut:
                 self._stop()
-                if isinstance(exc, GraderUnavailable):
-                    raise
+                raise GraderUnavailable("the grading server did not answer in time") from None
+            except EndOfStream:
+                self._stop()
+                raise GraderUnavailable("the grading server exited unexpectedly") from None
+            except (OSError, ValueError) as exc:
+                self._stop()
                 raise GraderUnavailable(f"the grading server stopped ({exc})") from exc
-
-    def _read(self, proc: subprocess.Popen[bytes], deadline: float) -> dict[str, object]:
-        import json
-
-        assert proc.stdout is not None
-        fd = proc.stdout.fileno()
-        header = self._read_exact(fd, HEADER.size, deadline)
-        (size,) = HEADER.unpack(header)
-        return json.loads(self._read_exact(fd, size, deadline))
-
-    @staticmethod
-    def _read_exact(fd: int, size: int, deadline: float) -> bytes:
-        chunks = []
-        while size:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise GraderUnavailable("the grading server did not answer in time")
-            readable, _, _ = select.select([fd], [], [], remaining)
-            if not readable:
-                continue
-            chunk = os.read(fd, size)
-            if not chunk:
-                raise GraderUnavailable("the grading server exited unexpectedly")
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)
 
 
 def _internal(spec: DrillSpec, message: str, seconds: float) -> Verdict:
-    text = "internal error in tokdrill's grader (not a problem with your code): " + message
-    return Verdict(spec.id, False, (), seconds, text, (), internal=True)
+    from tokdrill.grading.decide import internal_error
+
+    return internal_error(spec.id, (), message, seconds)
 
 
 __all__ = ["GraderUnavailable", "TestResult", "WarmGrader"]

@@ -50,7 +50,7 @@ class TokdrillApp(App[None]):
     @work(thread=True, exclusive=True, group="content")
     def check_symbols(self) -> None:
         """After the first frame: check the drills' reference symbols (imports reference_impl)."""
-        found = self.backend.check_symbols()
+        found = self.backend.check_symbols() + self.backend.check_sandbox()
         if found:
             self.call_from_thread(self._add_problems, found)
 

@@ -7,30 +7,17 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from tokdrill.grading.report import summary_line, summary_style, verdict_spans
 from tokdrill.grading.verdict import Verdict
 
-_MARKS = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red"), "timeout": ("⌛", "yellow")}
+_STYLES = {"plain": "", "pass": "bold green", "fail": "bold red", "warn": "yellow", "dim": "dim", "heading": "bold"}
 
 
 def verdict_text(verdict: Verdict) -> Text:
-    """A readable listing of a verdict: headline, whole-submission problem, one row per test."""
-    passed = sum(t.outcome == "passed" for t in verdict.tests)
-    out = Text()
-    if verdict.passed:
-        out.append(f"PASSED  all {len(verdict.tests)} hidden tests", style="bold green")
-    else:
-        out.append(f"NOT YET  {passed} of {len(verdict.tests)} hidden tests pass", style="bold red")
-    out.append(f"   graded in {verdict.seconds:.2f} s\n", style="dim")
-    if verdict.problem:
-        out.append("\n" + verdict.problem.rstrip() + "\n", style="yellow")
-    for test in verdict.tests:
-        mark, colour = _MARKS.get(test.outcome, ("?", "white"))
-        out.append(f"\n{mark} ", style=f"bold {colour}")
-        out.append(f"{test.outcome:<8}", style=colour)
-        out.append(test.name)
-        if test.message:
-            for line in test.message.rstrip().splitlines()[:12]:
-                out.append(f"\n      {line}", style="dim")
+    """The verdict as :mod:`tokdrill.grading.report` lays it out, summary line first."""
+    out = Text(summary_line(verdict) + "\n\n", style=_STYLES[summary_style(verdict)])
+    for span in verdict_spans(verdict, with_notice=False):  # the sandbox note is in Problems
+        out.append(span.text, style=_STYLES[span.style])
     return out
 
 

@@ -1,11 +1,25 @@
-"""The result channel's parsing and the limit phrases used in verdict messages."""
+"""Frames between the warm server and its clients, the result channel, and the limit phrases."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 
-from tokdrill.grading.channel import ChannelReader, Reporter, new_nonce
+import pytest
+
 from tokdrill.grading.limits import Limits, size_text
+from tokdrill.grading.protocol import (
+    ChannelReader,
+    EndOfStream,
+    Reporter,
+    TimedOut,
+    encode_frame,
+    new_nonce,
+    read_frame,
+    write_frame,
+)
 
 
 def test_reader_keeps_stamped_lines_and_counts_the_rest():
@@ -27,19 +41,38 @@ def test_reader_keeps_stamped_lines_and_counts_the_rest():
 
 
 def test_a_forked_copy_of_the_reporter_stays_silent():
+    # Forked in a fresh single-threaded process: this test process may have other threads.
+    script = """
+import os, sys
+from tokdrill.grading.protocol import ChannelReader, Reporter
+read_end, write_end = os.pipe()
+reporter = Reporter(write_end, "n")
+pid = os.fork()
+if pid == 0:
+    reporter.send("done")
+    os._exit(0)
+os.waitpid(pid, 0)
+reporter.send("result", name="x")
+os.close(write_end)
+reader = ChannelReader("n")
+reader.feed(os.read(read_end, 65536))
+print(" ".join(m["k"] for m in reader.messages))
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["result"]
+
+
+def test_frames_round_trip_and_report_a_closed_or_silent_peer():
     read_end, write_end = os.pipe()
-    reporter = Reporter(write_end, "n")
-    pid = os.fork()
-    if pid == 0:
-        reporter.send("done")
-        os._exit(0)
-    os.waitpid(pid, 0)
-    reporter.send("result", name="x")
+    write_frame(write_end, {"op": "ping", "text": "\u00e9\x1b"})
+    assert read_frame(read_end) == {"op": "ping", "text": "\u00e9\x1b"}
+    with pytest.raises(TimedOut):
+        read_frame(read_end, deadline=time.monotonic() + 0.05)
+    os.write(write_end, encode_frame({"x": 1})[:6])
     os.close(write_end)
-    reader = ChannelReader("n")
-    reader.feed(os.read(read_end, 65536))
+    with pytest.raises(EndOfStream):
+        read_frame(read_end)
     os.close(read_end)
-    assert [m["k"] for m in reader.messages] == ["result"]
 
 
 def test_limit_phrases_name_the_numbers():

@@ -1,0 +1,331 @@
+"""How the grader drives pytest: collect a drill's hidden tests once, run them in each sandbox.
+
+This is the only module that touches pytest's private API. :class:`CollectedSession` configures
+pytest and collects the tests in the grading process (``_prepareconfig``, ``Session``,
+``Config._do_configure``); each forked sandbox then runs only the test loop, which is most of
+what makes a warm verdict fast. It also parses each test file once, so that a failing test's
+report does not parse the file again (a patch of ``_pytest._code.source``). If those private
+names change in a future pytest, :func:`open_session` falls back to :class:`PublicSession`:
+``pytest.main`` collects in the grading process to learn the test names and again inside each
+sandbox, before the submission is loaded. Slower, equally correct.
+
+``TOKDRILL_PYTEST_PRIVATE=0`` forces the fallback (read in the grading process).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import sys
+import types
+import warnings
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+
+from tokdrill.grading.spec import test_name
+
+PRIVATE_ENV = "TOKDRILL_PYTEST_PRIVATE"
+SUBMISSION_PLUGIN = "tokdrill-submission"
+UNUSED_PLUGINS = ("doctest", "junitxml", "pastebin", "setuponly", "setupplan", "debugging", "nose", "legacypath")
+# Plugins that wrap every test phase (warning capture, unraisable- and thread-exception hooks):
+# a grading run does not report what they collect, and they are most of pytest's per-test cost.
+PER_TEST_PLUGINS = ("warnings", "unraisableexception", "threadexception")
+# Called in the sandbox right before the tests run: locks down, loads the submission; None
+# when the submission could not be loaded (already reported), and the tests are not run.
+Start = Callable[[], types.ModuleType | None]
+
+
+class PreparationError(Exception):
+    """The hidden tests themselves could not be collected: a tokdrill problem, not the user's."""
+
+
+class SubmissionPlugin:
+    """Registered under :data:`SUBMISSION_PLUGIN`; the hidden tests' ``impl`` fixture reads ``module``."""
+
+    def __init__(self) -> None:
+        self.module: types.ModuleType | None = None
+
+
+@dataclass(eq=False)  # registered as a pytest plugin, which must be hashable
+class Collection:
+    """What collecting found: test names (``file::test``) and the concepts each one checks."""
+
+    names: tuple[str, ...] = ()
+    concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        names = []
+        for item in session.items:
+            name = test_name(item.nodeid)
+            names.append(name)
+            found = [str(arg) for mark in item.iter_markers(name="concept") for arg in mark.args]
+            self.concepts[name] = tuple(dict.fromkeys(found))
+        self.names = tuple(names)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            from tokdrill.grading.inprocess import short_message
+
+            self.errors.append(short_message(report.longreprtext))
+
+
+class TestSession(Protocol):
+    """A drill's tests, collected, ready to run in a sandbox (see :func:`open_session`)."""
+
+    collection: Collection
+    uses_private_api: bool
+
+    def run(self, start: Start, plugins: Sequence[object]) -> bool:
+        """In the sandbox: call ``start``, then run the tests with ``plugins`` reporting; False
+        if ``start`` gave no module (nothing ran)."""
+        ...
+
+
+def session_args(files: Sequence[str]) -> list[str]:
+    """Pytest options for grading: no capture, no cache, no autoloaded plugins, no ini file."""
+    rootdir = os.path.commonpath([str(Path(f).parent) for f in files]) if files else os.getcwd()
+    return [
+        *files,
+        "-c",
+        os.devnull,  # no ini file: nothing of the project's pytest set-up applies
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:stepwise",
+        "-p",
+        "no:faulthandler",  # the harness enables faulthandler on the submission's stderr
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:logging",
+        # Plugins grading never needs; blocking them also skips importing them (cold start).
+        *[arg for name in (*UNUSED_PLUGINS, *PER_TEST_PLUGINS) for arg in ("-p", f"no:{name}")],
+        "-s",
+        "--import-mode=importlib",
+        "-o",
+        "addopts=",
+        "-o",
+        "python_files=test_*.py",
+        "--rootdir",
+        rootdir,
+        "--confcutdir",
+        rootdir,  # only the hidden folder's conftest, never the project's
+        "-o",
+        "markers=concept(*ids): the concepts a hidden test checks",
+    ]
+
+
+def open_session(files: Sequence[str], submission: SubmissionPlugin) -> TestSession:
+    """Collect ``files`` in this process: with pytest's private API where it is as expected,
+    else with ``pytest.main``. Raises :class:`PreparationError` for tests that do not collect."""
+    os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    # pytest's importlib mode names a module outside a package by its file's stem and reuses
+    # whatever sys.modules holds under that name: drop those names, so this drill gets its own
+    # files (another content folder may also have a conftest.py or a test_x.py).
+    for name in {Path(p).stem for p in files} | {"conftest"}:
+        sys.modules.pop(name, None)
+    if os.environ.get(PRIVATE_ENV, "1") != "0" and _private_api_present():
+        try:
+            return CollectedSession(files, submission)
+        except (AttributeError, TypeError, ImportError):
+            pass  # a private name or signature changed: the public way below still works
+    return PublicSession(files, submission)
+
+
+def _private_api_present() -> bool:
+    try:
+        from _pytest.config import Config, _prepareconfig
+        from _pytest.main import Session
+    except ImportError:
+        return False
+    return callable(_prepareconfig) and hasattr(Session, "from_config") and hasattr(Config, "_do_configure")
+
+
+class CollectedSession:
+    """Configured and collected in the grading process; a forked sandbox runs the test loop."""
+
+    uses_private_api = True
+
+    def __init__(self, files: Sequence[str], submission: SubmissionPlugin) -> None:
+        from _pytest.config import _prepareconfig
+        from _pytest.main import Session
+
+        self.collection = Collection()
+        self.submission = submission
+        old_cwd = os.getcwd()
+        # Warnings while collecting (pytest's own about assertion rewriting or marks, or from the
+        # test modules) concern the content's author, not the person grading: kept off stderr.
+        with warnings.catch_warnings(record=True):
+            try:
+                config = _prepareconfig(session_args(files), plugins=[self.collection])
+                config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
+                config.option.tbstyle = "short"
+                session = Session.from_config(config)
+                # The terminal reporter binds sys.stdout at configure time: give it a private
+                # buffer, so neither the grader's stdout nor the submission's output sees its text.
+                real_stdout, sys.stdout = sys.stdout, io.StringIO()
+                try:
+                    config._do_configure()
+                finally:
+                    sys.stdout = real_stdout
+                config.hook.pytest_sessionstart(session=session)
+                config.hook.pytest_collection(session=session)
+            except pytest.UsageError as exc:
+                raise PreparationError(f"cannot collect the hidden tests: {exc}") from exc
+            finally:
+                os.chdir(old_cwd)
+        self.config = config
+        self.session = session
+        if session.testsfailed and not self.collection.errors:
+            self.collection.errors.append("collection failed")
+        for item in session.items:
+            item.location  # noqa: B018 - computed once here (cached), not in every sandbox
+
+    def run(self, start: Start, plugins: Sequence[object]) -> bool:
+        module = start()
+        if module is None:
+            return False
+        self.submission.module = module
+        for plugin in plugins:
+            self.config.pluginmanager.register(plugin)
+        self.config.hook.pytest_runtestloop(session=self.session)
+        return True
+
+
+class PublicSession:
+    """Only ``pytest.main``: collects here for the names, and again in each sandbox."""
+
+    uses_private_api = False
+
+    def __init__(self, files: Sequence[str], submission: SubmissionPlugin) -> None:
+        self.files = list(files)
+        self.submission = submission
+        self.collection = Collection()
+        real_stdout, sys.stdout = sys.stdout, io.StringIO()
+        old_cwd = os.getcwd()
+        try:
+            with warnings.catch_warnings(record=True):  # see CollectedSession
+                code = pytest.main([*session_args(self.files), "--collect-only"], plugins=[self.collection])
+        finally:
+            sys.stdout = real_stdout
+            os.chdir(old_cwd)
+        if code not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) and not self.collection.errors:
+            self.collection.errors.append(f"collection failed (pytest exit code {int(code)})")
+
+    def run(self, start: Start, plugins: Sequence[object]) -> bool:
+        started: list[bool] = []
+        submission = self.submission
+
+        class Gate:
+            """Registers the submission plugin under its name (the hidden tests look it up), then
+            loads the submission after collection (and after the reference answers are built)."""
+
+            def pytest_configure(self, config: pytest.Config) -> None:
+                config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
+
+            @pytest.hookimpl(trylast=True)
+            def pytest_collection_finish(self, session: pytest.Session) -> None:
+                sys.stdout = real_stdout
+                module = start()
+                if module is None:
+                    session.items.clear()
+                    return
+                submission.module = module
+                started.append(True)
+
+        real_stdout, sys.stdout = sys.stdout, io.StringIO()
+        os.chdir("/")  # the grader's folder may be hidden in the sandbox
+        try:
+            pytest.main([*session_args(self.files), "--tb=short"], plugins=[Gate(), *plugins])
+        finally:
+            sys.stdout = real_stdout
+        return bool(started)
+
+
+def remember_source(text: str) -> None:
+    """Parse a hidden test file's (or conftest's) source now, for the failure reports of later runs."""
+    _FailureReports.remember(text)
+
+
+class _FailureReports:
+    """Cheaper failure reports: to show the failing statement, pytest parses the whole test file
+    again for every failing test. Parse each hidden test file once, while preparing, and answer
+    pytest's statement-range lookups from that tree. Files not seen here go through pytest."""
+
+    trees: dict[str, ast.AST] = {}  # noqa: RUF012 - source text (as pytest joins it) -> tree
+    starts: dict[int, list[int]] = {}  # noqa: RUF012 - id(tree) -> sorted first lines of statements
+    installed = False
+
+    @classmethod
+    def remember(cls, text: str) -> None:
+        key = "\n".join(line.rstrip("\n") for line in io.StringIO(text).readlines())
+        if key in cls.trees:
+            return
+        try:
+            tree = ast.parse(key, "source", "exec")
+        except SyntaxError:
+            return
+        cls.trees[key] = tree
+        cls.starts[id(tree)] = _statement_starts(tree)
+        cls.install()
+
+    @classmethod
+    def install(cls) -> None:
+        if cls.installed:
+            return
+        try:
+            from _pytest._code import code as code_module
+            from _pytest._code import source as source_module
+            from _pytest._code.source import Source
+
+            original_range = source_module.getstatementrange_ast
+            original_bounds = source_module.get_statement_startend2
+        except (ImportError, AttributeError):
+            cls.installed = True  # pytest changed: its own (slower) way stays
+            return
+
+        def getstatementrange_ast(
+            lineno: int, source: Source, assertion: bool = False, astnode: ast.AST | None = None
+        ) -> tuple[ast.AST, int, int]:
+            if astnode is None:
+                astnode = cls.trees.get(str(source))
+            return original_range(lineno, source, assertion, astnode)
+
+        def get_statement_startend2(lineno: int, node: ast.AST) -> tuple[int, int | None]:
+            starts = cls.starts.get(id(node))
+            if starts is None:  # not a tree of ours (ours stay alive, so their ids are never reused)
+                return original_bounds(lineno, node)
+            index = bisect_right(starts, lineno)
+            return starts[index - 1], (starts[index] if index < len(starts) else None)
+
+        source_module.get_statement_startend2 = get_statement_startend2
+        source_module.getstatementrange_ast = getstatementrange_ast
+        # code.py imported the name from source.py: replace its copy too (not re-exported there).
+        code_module.getstatementrange_ast = getstatementrange_ast  # type: ignore[attr-defined]
+        cls.installed = True
+
+
+def _statement_starts(tree: ast.AST) -> list[int]:
+    """Where each statement (or except clause, decorator, else/finally block) begins, 0-based;
+    the same boundaries pytest uses to cut a statement out of a file."""
+    starts: list[int] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.stmt, ast.ExceptHandler)):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            starts.extend(d.lineno - 1 for d in node.decorator_list)
+        starts.append(node.lineno - 1)
+        for block in ("finalbody", "orelse"):
+            body = getattr(node, block, None)
+            if body:
+                starts.append(body[0].lineno - 2)
+    starts.sort()
+    return starts
