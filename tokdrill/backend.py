@@ -23,7 +23,7 @@ from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library
 from tokdrill.grading.verdict import Verdict
-from tokdrill.progress.records import Attempt, Draft, Mode
+from tokdrill.progress.records import Attempt, Draft, Mode, Origin, TestOutcome
 from tokdrill.scheduling.stats import ACTIVITY_DAYS
 
 
@@ -199,8 +199,14 @@ class Backend:
         submissions: int,
         keystrokes: int | None,
         retype_accuracy: float | None,
+        wpm: float | None = None,
+        typing_accuracy: float | None = None,
+        corrected_errors: int | None = None,
+        costly_keys: tuple[tuple[str, int], ...] | None = None,
+        origin: Origin = "app",
     ) -> AttemptSummary:
-        """Record a finished attempt (rated and rescheduled by the planner); returns the summary."""
+        """Record a finished attempt (rated and rescheduled by the planner); returns the summary.
+        ``next_due`` is the local day the drill comes back, the interview's final window applied."""
         previous = [a.active_seconds for a in self.store.attempts(drill.id) if a.passed and a.mode == mode]
         attempt = Attempt(
             drill_id=drill.id,
@@ -211,13 +217,18 @@ class Backend:
             target_seconds=drill.target_seconds,
             passed=verdict.passed,
             submissions=submissions,
-            tests=tuple(verdict.tests),
+            tests=tuple(TestOutcome.from_result(t) for t in verdict.tests),
             keystrokes=keystrokes,
             retype_accuracy=retype_accuracy,
+            wpm=wpm,
+            typing_accuracy=typing_accuracy,
+            corrected_errors=corrected_errors,
+            costly_keys=costly_keys,
+            origin=origin,
         )
         outcome = self._planner.record_attempt(attempt)
         count = len(self.store.attempts(drill.id))
-        due_day = self._planner.calendar().day_of(outcome.state.due)
+        due_day = self._planner.calendar().day_of(outcome.next_due)
         return AttemptSummary(
             seconds=float(active_seconds),
             target_seconds=drill.target_seconds,
