@@ -54,6 +54,7 @@ from tokdrill.progress.records import (
     Mode,
     RetiredItems,
     Review,
+    to_iso,
 )
 from tokdrill.progress.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 
@@ -216,6 +217,29 @@ class Writer:
     def clear_draft(self, drill_id: str, mode: Mode) -> None:
         """Delete the draft of (drill, mode), if any."""
         self.conn.execute("DELETE FROM drafts WHERE drill_id = ? AND mode = ?", (drill_id, mode))
+
+    def draft_saved_at(self, drill_id: str, mode: Mode) -> str | None:
+        """When the stored draft of (drill, mode) was saved (stored text), or None."""
+        row = self.conn.execute(
+            "SELECT saved_at FROM drafts WHERE drill_id = ? AND mode = ?", (drill_id, mode)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def has_attempt(self, attempt: Attempt) -> bool:
+        """Whether an attempt of the same drill and mode that started and ended at the same
+        moments is stored (the natural key a replayed or imported attempt is matched by)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM attempts WHERE drill_id = ? AND mode = ? AND started_at = ? AND ended_at = ?",
+            (attempt.drill_id, attempt.mode, to_iso(attempt.started_at), to_iso(attempt.ended_at)),
+        ).fetchone()
+        return row is not None
+
+    def has_review(self, card_id: str, reviewed_at: datetime) -> bool:
+        """Whether a review of ``card_id`` made at ``reviewed_at`` is stored."""
+        row = self.conn.execute(
+            "SELECT 1 FROM reviews WHERE card_id = ? AND reviewed_at = ?", (card_id, to_iso(reviewed_at))
+        ).fetchone()
+        return row is not None
 
     def set_setting(self, key: str, value: object) -> None:
         """Validate and store one setting (None for a known key stores null, i.e. unset)."""

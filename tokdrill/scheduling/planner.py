@@ -4,14 +4,16 @@ Every time comes from the injected clock."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from fsrs import Rating
 
 from tokdrill.clock import Clock
+from tokdrill.progress import settings as keys
 from tokdrill.progress.records import Attempt, ItemState, Kind, LatestAttempt, Review, to_iso
+from tokdrill.progress.settings import SettingValue
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.days import Calendar, calendar_for
@@ -50,6 +52,16 @@ class AttemptOutcome:
 
 
 @dataclass(frozen=True)
+class AttemptPreview:
+    """What recording an attempt would produce, worked out without writing: the rating, the
+    drill's next scheduler state and its next due time (final window applied)."""
+
+    rating: Rating
+    state: ItemState
+    next_due: datetime
+
+
+@dataclass(frozen=True)
 class DueItem:
     """One queue entry; ``due`` is None for a new (never reviewed) item."""
 
@@ -80,21 +92,37 @@ class Planner:
     """Scheduling over one Store. Thread-safe as far as the Store is (it keeps no state but
     the schedulers)."""
 
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(
+        self, store: Store, clock: Clock | None = None, settings: Callable[[str], SettingValue] | None = None
+    ) -> None:
+        """``settings`` reads a setting by key (default: the store's); the app passes one that
+        also sees changes still waiting to be written."""
         self.store = store
         self.clock = clock or store.clock
-        retention = store.desired_retention()
+        self._setting = settings or store.get_setting
+        retention = self._setting(keys.DESIRED_RETENTION)
+        retention = float(retention) if isinstance(retention, (int, float)) else 0.9
         self.cards = card_scheduler(retention)
         self.drills = drill_scheduler(retention)
 
+    def interview_date(self) -> date | None:
+        """The interview day, if set."""
+        value = self._setting(keys.INTERVIEW_DATE)
+        return date.fromisoformat(value) if isinstance(value, str) else None
+
+    def _limit(self, key: str) -> int:
+        value = self._setting(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
     def calendar(self) -> Calendar:
         """The user's calendar (the ``timezone`` setting, else the machine's zone)."""
-        return calendar_for(self.store.timezone(), self.clock)
+        zone = self._setting(keys.TIMEZONE)
+        return calendar_for(zone if isinstance(zone, str) else None, self.clock)
 
     def next_due(self, state: ItemState) -> datetime:
         """When an item is next due: its scheduler's due time, brought forward into the final
         window before the interview when one is set (the same rule the queue and stats use)."""
-        return effective_due(state, self.store.interview_date(), self.calendar())
+        return effective_due(state, self.interview_date(), self.calendar())
 
     # -- recording -----------------------------------------------------------------------
 
@@ -143,6 +171,14 @@ class Planner:
             if attempt.passed:
                 w.clear_draft(attempt.drill_id, attempt.mode)
         return AttemptOutcome(attempt_id, rating, after, self.next_due(after))
+
+    def preview_attempt(self, attempt: Attempt) -> AttemptPreview:
+        """The rating, next state and next due an attempt would get from the stored state now
+        (nothing is written; the results screen shows this while the write is queued)."""
+        rating = drill_rating(attempt.passed, attempt.active_seconds, attempt.target_seconds)
+        before = self.store.item_state("drill", attempt.drill_id)
+        after = self._next_state("drill", attempt.drill_id, before, rating, attempt.ended_at, None)
+        return AttemptPreview(rating, after, self.next_due(after))
 
     def preview_intervals(self, card_id: str) -> dict[int, timedelta]:
         """For each rating (1 Again .. 4 Easy), how long until the card would be due again if
@@ -221,12 +257,12 @@ class Planner:
 
         ``extra_new`` raises today's new-card limit by that many ("study more" once the day's
         new cards are done); the caller keeps the running total for the day."""
-        now, cal, interview = self.clock.now(), self.calendar(), self.store.interview_date()
+        now, cal, interview = self.clock.now(), self.calendar(), self.interview_date()
         cards, card_limit, card_left = self._queue(
             "card",
             catalog.card_ids,
             self.store.item_states("card"),
-            self.store.new_cards_per_day(),
+            self._limit(keys.NEW_CARDS_PER_DAY),
             interview,
             cal,
             now,
@@ -236,7 +272,7 @@ class Planner:
             "drill",
             catalog.drill_ids,
             self.store.item_states("drill"),
-            self.store.new_drills_per_day(),
+            self._limit(keys.NEW_DRILLS_PER_DAY),
             interview,
             cal,
             now,
@@ -250,7 +286,7 @@ class Planner:
     ) -> tuple[int, ...]:
         """How many of ``ids`` (reviewed before) fall due on each of the next ``days`` local
         days; overdue items count on day 0 (today)."""
-        now, cal, interview = self.clock.now(), self.calendar(), self.store.interview_date()
+        now, cal, interview = self.clock.now(), self.calendar(), self.interview_date()
         today = cal.day_of(now)
         counts = [0] * days
         for item_id in ids:
@@ -294,7 +330,7 @@ class Planner:
     ) -> Readiness | None:
         """Readiness by the interview date, or None when no date is set or the interview day
         has passed (``latest`` and the states are read from the store unless given)."""
-        interview = self.store.interview_date()
+        interview = self.interview_date()
         cal = self.calendar()
         if interview is None or cal.day_of(self.clock.now()) > interview:
             return None

@@ -160,15 +160,16 @@ def daily_activity(
     return tuple(out)
 
 
-def compute_stats(store: Store, catalog: Catalog, clock: Clock | None = None) -> Stats:
+def compute_stats(store: Store, catalog: Catalog, clock: Clock | None = None, planner: Planner | None = None) -> Stats:
     """Stats of everything in ``store`` for the content in ``catalog`` (a
-    ``tokdrill.scheduling.Catalog``), at the clock's current time, from one read snapshot."""
-    planner = Planner(store, clock)
+    ``tokdrill.scheduling.Catalog``), at the clock's current time, from one read snapshot
+    (``planner``: the one to use, e.g. the app's, which sees settings not yet written)."""
+    planner = planner or Planner(store, clock)
     now = planner.clock.now()
     titles: Mapping[str, str] = catalog.titles
     with store.read() as conn:
         cal = planner.calendar()
-        interview = store.interview_date()
+        interview = planner.interview_date()
         # Counters kept by triggers (schema v2): no scan of the history.
         drill_agg = {
             str(r[0]): (_count(r[1], f"drill_totals {r[0]!r}"), _count(r[2], f"drill_totals {r[0]!r}"))
