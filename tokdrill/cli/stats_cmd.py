@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         with Store.open(path) as store:
             stats = compute_stats(store, catalog)
     except StoreError as exc:
-        print(f"tokdrill stats: {exc}", file=sys.stderr)
+        print(f"tokdrill stats: {exc}\n{exc.advice}", file=sys.stderr)
         return 1
     if args.json:
         from tokdrill.scheduling.readiness import READINESS_EXPLANATION

@@ -82,8 +82,9 @@ CSV_COLUMNS = (
 class ImportRejected(ValueError):
     """The document is not valid; ``problems`` lists each as ``where: what``. Nothing changed."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], position: tuple[int, int] | None = None) -> None:
         self.problems = problems
+        self.position = position  # (line, column) of a JSON syntax error, when that is the problem
         shown = problems[:MAX_PROBLEMS_SHOWN]
         more = len(problems) - len(shown)
         text = "\n".join(f"  {p}" for p in shown) + (f"\n  ... and {more} more" if more else "")
@@ -207,8 +208,9 @@ def parse_document(doc: object) -> ParsedDocument:
     except msgspec.DecodeError as exc:
         message = str(exc)
         found = msgspec_byte(message)
-        where = "document" if found is None else "line {}, column {}".format(*byte_position(data, found))
-        raise ImportRejected([f"{where}: not valid JSON: {message}"]) from None
+        position = None if found is None else byte_position(data, found)
+        where = "document" if position is None else f"line {position[0]}, column {position[1]}"
+        raise ImportRejected([f"{where}: not valid JSON: {message}"], position) from None
     except RecursionError:
         raise ImportRejected(["document: nested too deeply"]) from None
 
