@@ -98,6 +98,24 @@ def backup_copy(path: Path, stamp: datetime) -> Path | None:
     return target
 
 
+def _connect_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """A connection that never writes ``path``. In a folder the user cannot write, SQLite may be
+    unable to create the WAL index; then the file is read as immutable (nobody can change it)."""
+    uri = path.resolve().as_uri()
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        conn = sqlite3.connect(
+            f"{uri}?{query}", uri=True, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.Error:
+            conn.close()
+            if query.endswith("immutable=1"):
+                raise
+    raise AssertionError("unreachable")
+
+
 def _in_transaction(conn: sqlite3.Connection) -> bool:
     """Whether a transaction is open (read afresh: a failed statement may have ended it)."""
     return conn.in_transaction
@@ -311,13 +329,7 @@ class Store:
             raise StoreError(f"cannot read {path}: {exc.strerror}", path, problem="unavailable") from exc
         try:
             if read_only:
-                conn = sqlite3.connect(
-                    f"{path.resolve().as_uri()}?mode=ro",
-                    uri=True,
-                    timeout=busy_timeout,
-                    isolation_level=None,
-                    check_same_thread=False,
-                )
+                conn = _connect_read_only(path, busy_timeout)
             else:
                 conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:

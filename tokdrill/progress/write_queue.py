@@ -71,7 +71,7 @@ class StoreStatus:
 def journal_candidates(data_dir: Path) -> list[Path]:
     """Where the journal may live, best first: the data folder, then a per-user temporary folder
     (used when the data folder cannot be written: full disk, read-only folder)."""
-    user = os.environ.get("USER") or str(os.getuid() if hasattr(os, "getuid") else "user")
+    user = str(os.getuid()) if hasattr(os, "getuid") else (os.environ.get("USERNAME") or "user")
     return [data_dir / JOURNAL_NAME, Path(tempfile.gettempdir()) / f"tokdrill-{user}" / JOURNAL_NAME]
 
 
@@ -105,7 +105,10 @@ def read_journals(data_dir: Path) -> tuple[list[JournalEntry], list[Path], list[
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True)
+    if hasattr(os, "getuid") and path.parent.stat().st_uid != os.getuid():
+        raise PermissionError(13, f"{path.parent} belongs to another user")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
