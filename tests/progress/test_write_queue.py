@@ -80,6 +80,8 @@ def test_sqlite_full_at_the_nth_write(db: Path, clock: FixedClock) -> None:
     for _ in range(40):
         clock.advance(hours=1)
         queue.submit(recording.attempt_job(make_attempt(at=clock.now(), tests=BIG), clock))
+        while queue.pending() and not any(s.state == "retrying" for s in statuses.seen):
+            queue.flush(0.05)  # one write at a time, until the disk fills
     statuses.wait_for("retrying")
     with Store.open(db) as reader:
         written = reader.count("attempts")

@@ -21,6 +21,7 @@ import json
 import os
 import tempfile
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -32,10 +33,18 @@ from tokdrill.progress.errors import ADVICE, Problem, StoreError
 from tokdrill.progress.store import Store
 
 JOURNAL_NAME = "unsaved-progress.jsonl"
-RETRY_PAUSES = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
+REFUSED_NAME = "refused-progress.jsonl"
+"""Writes the store refused (never retried), kept for the record beside the journal."""
+RETRY_PAUSES = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
 """Seconds between retries of a failing write (the last one repeats)."""
-WRITER_BUSY_TIMEOUT = 5.0
-"""How long the writer thread's connection waits for another process's lock per try."""
+WRITER_BUSY_TIMEOUT = 0.25
+"""How long the writer's connection waits for another process's lock per try: short, so that
+pending writes reach the side file at once when a lock is held for long."""
+BATCH_MAX = 200
+"""At most this many pending jobs are applied in one transaction."""
+BUSY_QUIET_SECONDS = 3.0
+"""A lock held by another process is reported only once it has lasted this long (another
+tokdrill finishing a write is not worth a message)."""
 
 JournalEntry = dict[str, Any]
 State = Literal["saved", "retrying", "held", "lost"]
@@ -153,12 +162,15 @@ class WriteQueue:
         self._journals = [d / JOURNAL_NAME for d in dirs] if dirs is not None else journal_candidates(path.parent)
         self._cond = threading.Condition()
         self._jobs: deque[Job] = deque()
-        self._busy: Job | None = None  # the job being applied right now
+        self._busy: list[Job] = []  # the jobs being applied right now (one transaction)
+        self._singly = 0  # how many of the next jobs to apply one at a time (to isolate a bad one)
         self._store: Store | None = None
         self._stop = False
         self._wake = False
         self._held: StoreError | None = held
         self._failing: StoreError | None = None
+        self._failing_since = 0.0
+        self._reported: StoreError | None = None
         self._journal: Path | None = None  # where pending jobs were last written
         self._journal_error: str | None = None
         self._thread = threading.Thread(target=self._loop, name="tokdrill-store-writer", daemon=True)
@@ -193,7 +205,7 @@ class WriteQueue:
     def pending(self) -> list[Job]:
         """Jobs not yet written, oldest first (including the one being written now)."""
         with self._cond:
-            return ([self._busy] if self._busy is not None else []) + list(self._jobs)
+            return self._busy + list(self._jobs)
 
     def status(self) -> StoreStatus:
         """The current state (what ``on_status`` last reported)."""
@@ -212,6 +224,7 @@ class WriteQueue:
             self.path = path
             self._held = None
             self._failing = None
+            self._reported = None
             if self._store is not None:
                 self._store.close()
                 self._store = None
@@ -230,7 +243,7 @@ class WriteQueue:
         with self._cond:
             self._wake = True
             self._cond.notify_all()
-            return self._cond.wait_for(lambda: not self._jobs and self._busy is None, timeout=timeout)
+            return self._cond.wait_for(lambda: not self._jobs and not self._busy, timeout=timeout)
 
     def close(self, grace: float = 2.0) -> StoreStatus:
         """Stop the thread after at most ``grace`` seconds of trying; whatever is still pending
@@ -241,7 +254,7 @@ class WriteQueue:
             self._cond.notify_all()
         self._thread.join(timeout=WRITER_BUSY_TIMEOUT + 2)
         with self._cond:
-            if self._jobs or self._busy is not None:
+            if self._jobs or self._busy:
                 self._save_journal_locked()
             status = self._status_locked()
             if self._store is not None and not self._thread.is_alive():
@@ -259,13 +272,19 @@ class WriteQueue:
                     self._cond.wait()
                 if self._stop:
                     return
-                job = self._jobs.popleft()
-                self._busy = job
-            outcome = self._apply(job)
+                size = 1 if self._singly else BATCH_MAX
+                self._singly = max(0, self._singly - 1)
+                batch = [self._jobs.popleft() for _ in range(min(size, len(self._jobs)))]
+                self._busy = batch
+            outcome = self._apply(batch)
             with self._cond:
-                self._busy = None
+                self._busy = []
+                if outcome == "split":
+                    self._jobs.extendleft(reversed(batch))
+                    self._singly = len(batch)
+                    continue
                 if outcome == "retry":
-                    self._jobs.appendleft(job)
+                    self._jobs.extendleft(reversed(batch))
                     self._save_journal_locked()
                     wait = RETRY_PAUSES[min(pause, len(RETRY_PAUSES) - 1)]
                     pause += 1
@@ -274,9 +293,10 @@ class WriteQueue:
                     self._wake = False
                     continue
                 pause = 0
-                recovered = self._failing is not None and outcome == "done"
+                recovered = self._reported is not None and outcome == "done"
                 if outcome == "done":
                     self._failing = None
+                    self._reported = None
                 if not self._jobs:
                     self._clear_journal_locked()
                 elif self._journal is not None:
@@ -285,34 +305,62 @@ class WriteQueue:
             if recovered:
                 self._report()
 
-    def _apply(self, job: Job) -> Literal["done", "retry", "dropped"]:
+    def _apply(self, batch: list[Job]) -> Literal["done", "retry", "dropped", "split"]:
         try:
             if self._store is None:
                 self._store = self._open_store(self.path)
-            job.run(self._store)
+            store = self._store
+            with store.write():  # one transaction (one sync to disk) for the whole batch
+                for job in batch:
+                    job.run(store)
         except StoreError as exc:
             if self._store is not None and exc.problem in ("unavailable", "io"):
                 self._store.close()  # reopen on the next try: the file may have been replaced
                 self._store = None
-            first = self._failing is None or self._failing.problem != exc.problem
             with self._cond:
+                if self._failing is None or self._failing.problem != exc.problem:
+                    self._failing_since = time.monotonic()
                 if exc.retryable:
                     self._failing = exc
                 else:
                     self._held = exc
                 self._save_journal_locked()
-            if first or not exc.retryable:
+                quiet = exc.problem == "busy" and time.monotonic() - self._failing_since < BUSY_QUIET_SECONDS
+                news = self._reported is None or self._reported.problem != exc.problem
+                if news and not quiet:
+                    self._reported = exc
+            if (news and not quiet) or not exc.retryable:
                 self._report()
             return "retry"
-        except ValueError as exc:
-            self._report(StoreStatus("lost", f"could not save {job.label}: {exc}", len(self.pending())))
+        except Exception as exc:  # noqa: BLE001 - a write that can never succeed must not stop the others
+            if len(batch) > 1:
+                return "split"  # find the one that fails, apply the others
+            job = batch[0]
+            kept = self._keep_refused(job)
+            where = f"; it is kept in {kept}" if kept else ""
+            self._report(StoreStatus("lost", f"could not save {job.label}: {exc}{where}", len(self.pending())))
             return "dropped"
         return "done"
+
+    def _keep_refused(self, job: Job) -> Path | None:
+        """Append a job the store refused to a side file beside the journal (for the record)."""
+        line = json.dumps(job.entry, ensure_ascii=False) + "\n"
+        for candidate in self._journals:
+            target = candidate.with_name(REFUSED_NAME)
+            try:
+                if not target.parent.exists():
+                    target.parent.mkdir(mode=0o700, parents=True)
+                with open(target, "a", encoding="utf-8") as fh:
+                    fh.write(line)
+                return target
+            except OSError:
+                continue
+        return None
 
     # ------------------------------------------------------------------ journal and status
 
     def _save_journal_locked(self) -> None:
-        jobs = ([self._busy] if self._busy is not None else []) + list(self._jobs)
+        jobs = self._busy + list(self._jobs)
         text = "".join(json.dumps(j.entry, ensure_ascii=False) + "\n" for j in jobs)
         errors = []
         for candidate in self._journals:
@@ -334,7 +382,7 @@ class WriteQueue:
             self._journal = None
 
     def _status_locked(self) -> StoreStatus:
-        pending = len(self._jobs) + (self._busy is not None)
+        pending = len(self._jobs) + len(self._busy)
         trouble = self._held or self._failing
         if trouble is None:
             return StoreStatus("saved", "progress saved", pending)

@@ -327,6 +327,10 @@ class ProgressKeeper:
         """The write queue's current state."""
         return self._queue.status()
 
+    def flush(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for every pending write; True when none is left."""
+        return self._queue.flush(timeout)
+
     def retry_now(self) -> None:
         """Try pending writes again at once."""
         self._queue.retry_now()

@@ -8,6 +8,7 @@ one is not written back, and a draft is cleared only if it was saved before the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import msgspec
@@ -29,7 +30,7 @@ def attempt_job(attempt: Attempt, clock: Clock) -> Job:
             if not w.has_attempt(attempt):
                 Planner(store, clock).record_attempt(attempt)
 
-    record = AttemptRecord.of(attempt)  # validated now: a bad attempt is refused to the caller
+    record = AttemptRecord.of(replace(attempt, id=None))  # validated now: a bad one is refused to the caller
     return Job(f"your attempt at {attempt.drill_id}", {"op": "attempt", "attempt": record_json(record)}, run)
 
 
@@ -105,7 +106,7 @@ def job_from_entry(entry: JournalEntry, clock: Clock) -> Job:
     try:
         if op == "attempt":
             attempt: AttemptRecord = validated(AttemptRecord, entry["attempt"], "attempt")
-            return attempt_job(attempt.to_record(), clock)
+            return attempt_job(replace(attempt.to_record(), id=None), clock)
         if op == "review":
             rating, seconds = entry["rating"], entry["answer_seconds"]
             if not isinstance(rating, int) or isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
