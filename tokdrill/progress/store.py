@@ -170,6 +170,13 @@ def decode_setting(key: object, text: object) -> keys.SettingValue:
         raise RowProblem(where, str(exc)) from None
 
 
+def checked_id(value: object, where: str) -> str:
+    """A stored item id, checked to be non-empty text (RowProblem if not)."""
+    if not isinstance(value, str) or not value:
+        raise RowProblem(where, f"expected an id, got {value!r}")
+    return value
+
+
 def checked_number(value: object, where: str) -> float:
     """A stored number an aggregate returned, checked finite and non-negative (RowProblem if not)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
@@ -426,6 +433,12 @@ class Store:
             return StoreError(f"cannot write the progress database {self.path} ({text})", self.path, problem="readonly")
         if "disk" in text and "full" in text:
             return StoreError(f"cannot write the progress database {self.path} ({text})", self.path, problem="full")
+        if isinstance(exc, (sqlite3.OperationalError, sqlite3.DatabaseError)) and not isinstance(
+            exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)
+        ):
+            # "no such table", "unsupported file format", "duplicate column" in a migration...:
+            # the file's structure is not what its header says, which is damage.
+            return self._damaged(text)
         return None
 
     @contextmanager
@@ -600,13 +613,13 @@ class Store:
             row = conn.execute(
                 f"SELECT {SCHEDULE_COLUMNS} FROM schedule WHERE kind = ? AND item_id = ?", (kind, item_id)
             ).fetchone()
-        return None if row is None else decode_state(row)
+            return None if row is None else decode_state(row)
 
     def item_states(self, kind: Kind) -> dict[str, ItemState]:
         """Every stored scheduler state of one kind, by item id."""
         with self.read() as conn:
             rows = conn.execute(f"SELECT {SCHEDULE_COLUMNS} FROM schedule WHERE kind = ?", (kind,)).fetchall()
-        return {r[1]: decode_state(r) for r in rows}
+            return {str(r[1]): decode_state(r) for r in rows}
 
     # -- drafts --------------------------------------------------------------------------
 
@@ -621,13 +634,13 @@ class Store:
             row = conn.execute(
                 f"SELECT {DRAFT_COLUMNS} FROM drafts WHERE drill_id = ? AND mode = ?", (drill_id, mode)
             ).fetchone()
-        return None if row is None else decode_draft(row)
+            return None if row is None else decode_draft(row)
 
     def drafts(self) -> list[Draft]:
         """Every saved draft, most recently saved first."""
         with self.read() as conn:
             rows = conn.execute(f"SELECT {DRAFT_COLUMNS} FROM drafts ORDER BY saved_at DESC").fetchall()
-        return [decode_draft(r) for r in rows]
+            return [decode_draft(r) for r in rows]
 
     def clear_draft(self, drill_id: str, mode: Mode) -> None:
         """Delete the draft of (drill, mode), if any."""
@@ -721,16 +734,16 @@ class Store:
         drills, cards = set(drill_ids), set(card_ids)
         with self.read() as conn:
             stored_drills = {
-                r[0]
+                checked_id(r[0], "drill id")
                 for r in conn.execute(
                     "SELECT drill_id FROM drill_totals UNION SELECT drill_id FROM drafts "
                     "UNION SELECT item_id FROM schedule WHERE kind = 'drill'"
                 )
             }
             stored_cards = {
-                r[0]
+                checked_id(r[0], "card id")
                 for r in conn.execute(
                     "SELECT card_id FROM card_totals UNION SELECT item_id FROM schedule WHERE kind = 'card'"
                 )
             }
-        return RetiredItems(tuple(sorted(stored_drills - drills)), tuple(sorted(stored_cards - cards)))
+            return RetiredItems(tuple(sorted(stored_drills - drills)), tuple(sorted(stored_cards - cards)))

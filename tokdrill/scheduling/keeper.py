@@ -67,6 +67,9 @@ class ProgressKeeper:
         self._lock = threading.Lock()
         self._local = threading.local()  # a thread's stand-in reader while a read falls back
         self._empty: tuple[Path, Store] | None = None
+        self._retired: list[Store] = []
+        self._spent: list[Salvage] = []  # salvages already used by a repair (removed at the end)
+        self._generation = 0  # bumped whenever reads move to another store
         self._listener: Callable[[StoreStatus], None] | None = None
         self._last: StoreStatus | None = None
         queue.on_status = self._status
@@ -155,13 +158,15 @@ class ProgressKeeper:
     def guarded(self, read: Callable[[], T], fallback: T) -> T:
         """``read()``, or ``fallback`` when the store fails (reported through the listener; a
         damaged file switches to what can be read from it)."""
+        generation = self._generation
         try:
             return read()
         except StoreError as exc:
-            if exc.problem in ("damaged", "foreign") and self.damaged is None:
-                self._switch_to_salvage(exc)
+            if exc.problem in ("damaged", "foreign") and (self.damaged is None or generation != self._generation):
+                if self.damaged is None:
+                    self._switch_to_salvage(exc)
                 try:
-                    return read()
+                    return read()  # again, over what could be read
                 except StoreError:
                     return fallback
             self._status(
@@ -198,8 +203,9 @@ class ProgressKeeper:
         self.damaged = exc
         self._queue.hold(exc)
         found = salvage(self.path, self.clock)
-        old, self._reader, self._salvaged = self._reader, found.store, found
-        old.close()
+        self._retired.append(self._reader)  # closed at the end: a read in progress may still hold it
+        self._reader, self._salvaged = found.store, found
+        self._generation += 1
         self._status(
             StoreStatus(
                 "held",
@@ -342,10 +348,10 @@ class ProgressKeeper:
             return "The progress database is not damaged; nothing to repair."
         found = repair(self.path, self.clock, self._salvaged)
         reader = Store.open(self.path, clock=self.clock, busy_timeout=READ_BUSY_TIMEOUT)
-        old, self._reader = self._reader, reader
-        if old is not found.store:
-            old.close()
-        found.close()
+        self._retired.append(self._reader)
+        self._reader = reader
+        self._generation += 1
+        self._spent.append(found)
         self._salvaged = None
         self.damaged = None
         self._queue.retarget(self.path)
@@ -356,9 +362,13 @@ class ProgressKeeper:
         status = self._queue.close(grace)
         try:
             self._reader.close()
+            for store in self._retired:
+                store.close()
         finally:
             if self._salvaged is not None:
                 self._salvaged.close()
+            for spent in self._spent:
+                spent.close()
             if self._scratch is not None:
                 shutil.rmtree(self._scratch, ignore_errors=True)
             if self._empty is not None:

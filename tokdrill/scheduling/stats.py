@@ -17,7 +17,7 @@ from typing import Any
 
 from tokdrill.clock import Clock
 from tokdrill.progress.records import RetiredItems, to_iso
-from tokdrill.progress.store import Store, checked_number
+from tokdrill.progress.store import Store, checked_id, checked_number
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.days import Calendar
 from tokdrill.scheduling.planner import Planner
@@ -172,16 +172,16 @@ def compute_stats(store: Store, catalog: Catalog, clock: Clock | None = None, pl
         interview = planner.interview_date()
         # Counters kept by triggers (schema v2): no scan of the history.
         drill_agg = {
-            str(r[0]): (_count(r[1], f"drill_totals {r[0]!r}"), _count(r[2], f"drill_totals {r[0]!r}"))
+            checked_id(r[0], "drill_totals"): (_count(r[1], "drill_totals"), _count(r[2], "drill_totals"))
             for r in conn.execute("SELECT drill_id, attempts, passes FROM drill_totals")
         }
         card_agg = {
-            str(r[0]): (_count(r[1], f"card_totals {r[0]!r}"), _count(r[2], f"card_totals {r[0]!r}"))
+            checked_id(r[0], "card_totals"): (_count(r[1], "card_totals"), _count(r[2], "card_totals"))
             for r in conn.execute("SELECT card_id, reviews, good FROM card_totals")
         }
         card_states = store.item_states("card")
         drill_states = store.item_states("drill")
-        draft_drills = {r[0] for r in conn.execute("SELECT DISTINCT drill_id FROM drafts")}
+        draft_drills = {checked_id(r[0], "drafts") for r in conn.execute("SELECT DISTINCT drill_id FROM drafts")}
 
         known_drills = set(catalog.drill_targets)
         retired_drills = sorted((set(drill_agg) | set(drill_states) | draft_drills) - known_drills)
