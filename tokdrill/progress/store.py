@@ -60,7 +60,7 @@ from tokdrill.progress.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT = 10.0
-QUICK_CHECK_MAX_BYTES = 32 * 1024 * 1024
+QUICK_CHECK_MAX_BYTES = 8 * 1024 * 1024
 """Files up to this size get ``PRAGMA quick_check`` when opened (it reads every page)."""
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
