@@ -35,6 +35,13 @@ STEP = textwrap.dedent(
         out = {"problems": problems, "reviews": keeper.store.count("reviews")}
         keeper.close()
     elif step == "work":
+        from tokdrill.progress.transfer import export_document
+        from tokdrill.scheduling.catalog import Catalog
+        from tokdrill.scheduling.stats import compute_stats
+
+        with Store.open_for_reading(path) as store:  # what `tokdrill stats` and `export` open
+            stats_reviews = compute_stats(store, Catalog({}, {"d": ("bpe-why",)})).total_reviews
+            exported = len(export_document(store)["reviews"])
         keeper, problems = ProgressKeeper.open(path, clock)
         reviews = keeper.reader.count("reviews")
         keeper.rate_card("bpe-when", 4, 1.0)
@@ -42,6 +49,7 @@ STEP = textwrap.dedent(
             "bpe-train", "recall", "typed in a read-only folder", 3.0, clock.now()))
         status = keeper.close(grace=1.0)
         out = {"problems": problems, "reviews": reviews, "pending": status.pending,
+               "stats_reviews": stats_reviews, "exported": exported,
                "journal": str(status.journal), "message": status.message, "problem": status.problem}
     else:
         keeper, problems = ProgressKeeper.open(path, clock)
@@ -140,6 +148,7 @@ def test_a_read_only_data_folder_as_an_ordinary_user(sandbox: Path) -> None:
     work = run_step(sandbox, "work", db)
     assert any("read-only" in str(p) or "readonly" in str(p) for p in work["problems"])  # type: ignore[union-attr]
     assert work["reviews"] == 1  # progress still shows
+    assert work["stats_reviews"] == 1 and work["exported"] == 1  # stats and export still work
     assert work["pending"] == 2 and work["problem"] in ("readonly", "unavailable")
     journal = Path(str(work["journal"]))
     assert journal.parent != data and journal.exists()  # kept where it could be written

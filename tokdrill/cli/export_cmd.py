@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     path = locations.database_path(getattr(args, "data_dir", None))
     buffer = io.StringIO()
     try:
-        with Store.open(path) as store:
+        with Store.open_for_reading(path) as store:
             if args.csv:
                 write_attempts_csv(store, buffer)
             else:

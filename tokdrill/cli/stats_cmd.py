@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     path = locations.database_path(getattr(args, "data_dir", None))
     try:
         catalog = load_catalog(args)
-        with Store.open(path) as store:
+        with Store.open_for_reading(path) as store:
             stats = compute_stats(store, catalog)
     except StoreError as exc:
         print(f"tokdrill stats: {exc}\n{exc.advice}", file=sys.stderr)

@@ -361,6 +361,20 @@ class Store:
             raise
         return store
 
+    @classmethod
+    def open_for_reading(cls, path: str | os.PathLike[str], *, clock: Clock | None = None) -> Store:
+        """Open ``path`` to read it: normally, or read-only when it cannot be written (a
+        read-only folder or file), so that stats and export still work there."""
+        try:
+            return cls.open(path, clock=clock)
+        except StoreError as exc:
+            if exc.problem not in ("readonly", "unavailable") or not Path(path).is_file():
+                raise
+            try:
+                return cls.open(path, clock=clock, read_only=True)
+            except StoreError:
+                raise exc from None
+
     def _version(self) -> int:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
