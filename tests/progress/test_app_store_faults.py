@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -201,3 +202,35 @@ def test_rating_while_another_process_holds_the_lock_raises_nothing_and_loses_no
     backend.close()
     with Store.open(db_path) as store:
         assert [r.card_id for r in store.reviews()] == [card.id]
+
+
+def test_the_app_opens_a_damaged_database_and_repairs_it_from_the_palette(db_path: Path) -> None:
+    clock = FixedClock()
+    backend = Backend.open(clock=clock)
+    for card in backend.review_queue()[:3]:
+        backend.rate_card(card, 3, 1.0)
+    backend.close()
+    conn = sqlite3.connect(db_path, isolation_level=None)  # damage one review past its CHECK constraint
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute("DROP TRIGGER reviews_append_only")
+    conn.execute("UPDATE reviews SET rating = 9 WHERE id = 2")
+    conn.close()
+
+    async def run() -> None:
+        damaged = Backend.open(clock=clock)
+        assert damaged.store_damaged and any("Repair progress" in p for p in damaged.problems)
+        app = TokdrillApp(damaged, cursor_blink=False)
+        notes = Notes(app)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("ctrl+p")
+            await pilot.press(*"Repair progress")
+            await pilot.pause(0.5)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: "Progress repaired" in notes.text())
+            assert not damaged.store_damaged
+            await pilot.press("ctrl+q")
+        with Store.open(db_path) as store:
+            assert store.count("reviews") == 2  # the damaged review is the one left behind
+        assert list(db_path.parent.glob("progress.sqlite3.broken-*"))
+
+    asyncio.run(run())
