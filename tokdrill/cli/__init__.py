@@ -45,6 +45,14 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "repair_cmd",
         "continue from what can be read of a damaged progress database (a copy of it is kept)",
     ),
+    "export-anki": (
+        "export_anki_cmd",
+        "write decks to an Anki package (.apkg); re-exporting updates the notes already in Anki",
+    ),
+    "import-anki": (
+        "import_anki_cmd",
+        "turn an Anki package or text export into a deck in your content folder",
+    ),
     "bench": (
         "bench_cmd",
         "measure performance figures against their baselines (a benchmark, not a test)",

@@ -1,7 +1,8 @@
 """The deck schema: one YAML mapping -> a :class:`Deck` of valid cards, plus errors.
 
 Deck keys: ``deck`` (id), ``title``, ``cards`` required; ``description`` optional.
-Card keys: ``id``, ``question``, ``answer``, ``key_points`` (2-6 phrases) required;
+Card keys: ``id``, ``question``, ``answer``, ``key_points`` (2-6 phrases; a point may list
+phrases that mean the same, separated by ``|``: ``argmax | most frequent``) required;
 ``follow_ups`` (list of ``{question, answer}``), ``tags``, ``concepts`` (concept ids, checked
 against the vocabulary by the loader), ``references`` (list of ``{title, authors, year, venue,
 url}``) optional. A broken card drops that card only; a broken deck header drops the deck (its cards
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tokdrill.content.fields import Fields, expect_mapping
+from tokdrill.content.keypoints import empty_alternative
 from tokdrill.content.model import Card, ContentError, Deck, FollowUp, Origin
-from tokdrill.content.parsed import ParsedDeck
-from tokdrill.content.yamlfile import YamlMap
+from tokdrill.content.schema.fields import Fields, expect_mapping
+from tokdrill.content.schema.results import ParsedDeck
+from tokdrill.content.yaml_reading import YamlMap
 
 DECK_REQUIRED = ("deck", "title", "cards")
 DECK_OPTIONAL = ("description",)
@@ -44,9 +46,10 @@ def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Parse
     for index, (item, line) in enumerate(zip(items or (), items.item_lines if items else ())):
         parsed = _parse_card(path, item, line, f"cards[{index}]", deck_id or "", errors)
         if parsed is not None:
-            cards.append(parsed[0])
-            card_ids.append((index, item.value_lines["id"]))
-            concept_lines.append(parsed[1])
+            card, id_line, lines = parsed
+            cards.append(card)
+            card_ids.append((index, id_line))
+            concept_lines.append(lines)
     if not header_ok or not cards or deck_id is None or title is None or description is None:
         return None
     deck = Deck(deck_id, title, description, tuple(cards), Origin(path, mapping.line))
@@ -55,8 +58,8 @@ def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Parse
 
 def _parse_card(
     path: Path, item: object, line: int, prefix: str, deck_id: str, errors: list[ContentError]
-) -> tuple[Card, tuple[int, ...]] | None:
-    """The card and the line of each of its concepts; None if the card is unusable."""
+) -> tuple[Card, int, tuple[int, ...]] | None:
+    """The card, the line of its id and the line of each of its concepts; None if it is unusable."""
     mapping = expect_mapping(path, item, line, prefix, errors)
     if mapping is None:
         return None
@@ -72,6 +75,10 @@ def _parse_card(
             f.name("key_points"),
             f"give {KEY_POINTS_MIN} to {KEY_POINTS_MAX} short phrases, got {len(key_points)}",
         )
+    for index, point in enumerate(key_points or ()):
+        if empty_alternative(point):
+            line = mapping.list_lines("key_points")[index]
+            f.error(line, f"{f.name('key_points')}[{index}]", f"{point!r} has an empty alternative: write `a | b`")
     follow_ups = _follow_ups(f)
     tags = f.tags()
     concepts = f.idents("concepts")
@@ -91,7 +98,7 @@ def _parse_card(
         Origin(path, mapping.line),
         tuple(concept for concept, _ in concepts),
     )
-    return card, tuple(line for _, line in concepts)
+    return card, mapping.value_lines["id"], tuple(line for _, line in concepts)
 
 
 def _follow_ups(f: Fields) -> tuple[FollowUp, ...] | None:

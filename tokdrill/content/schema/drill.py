@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tokdrill.content.fields import Fields
 from tokdrill.content.model import DIFFICULTIES, ContentError, Origin
-from tokdrill.content.parsed import ParsedDrill
-from tokdrill.content.yamlfile import YamlMap
+from tokdrill.content.schema.fields import Fields
+from tokdrill.content.schema.results import ParsedDrill
+from tokdrill.content.yaml_reading import YamlMap
 
 REQUIRED = ("id", "title", "symbols", "target_seconds", "difficulty", "hidden_tests", "prompt", "starter")
 OPTIONAL = ("tags", "references")
@@ -39,7 +39,7 @@ def read_drill(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Pars
     symbols = f.text_list("symbols", unique=True)
     symbol_refs: tuple[tuple[int, str, int], ...] = ()
     if symbols is not None:
-        lines = mapping["symbols"].item_lines
+        lines = mapping.list_lines("symbols")
         symbol_refs = tuple((index, symbol, lines[index]) for index, symbol in enumerate(symbols))
     target = f.positive_int("target_seconds")
     difficulty = f.choice("difficulty", DIFFICULTIES)
@@ -70,7 +70,7 @@ def _hidden_test_names(f: Fields) -> tuple[tuple[int, str, int], ...]:
     names = f.text_list("hidden_tests", unique=True)
     if names is None:
         return ()
-    lines = f.mapping["hidden_tests"].item_lines
+    lines = f.mapping.list_lines("hidden_tests")
     result: list[tuple[int, str, int]] = []
     for index, name in enumerate(names):
         if not HIDDEN_TEST_NAME.fullmatch(name):

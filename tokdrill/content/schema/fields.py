@@ -14,11 +14,11 @@ import sys
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import cast
 from urllib.parse import urlsplit
 
 from tokdrill.content.model import ContentError, Reference
-from tokdrill.content.yamlfile import INVALID, YamlList, YamlMap
+from tokdrill.content.yaml_reading import INVALID, YamlList, YamlMap
 
 ID_PATTERN = re.compile(r"[a-z0-9-]+")
 REFERENCE_REQUIRED = ("title",)
@@ -31,7 +31,7 @@ RETIRED_KEYS = {
 """Keys older content files used, with what to write instead."""
 
 
-def kind(value: Any) -> str:
+def kind(value: object) -> str:
     """How a YAML value reads in an error message ("a string", "a list", ...)."""
     if value is None:
         return "nothing (an empty value)"
@@ -52,13 +52,13 @@ def kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _quote_hint(value: Any) -> str:
+def _quote_hint(value: object) -> str:
     if isinstance(value, bool | int | float | date):
         return " (put it in quotes to make it text)"
     return ""
 
 
-def expect_mapping(path: Path, value: Any, line: int, field: str, errors: list[ContentError]) -> YamlMap | None:
+def expect_mapping(path: Path, value: object, line: int, field: str, errors: list[ContentError]) -> YamlMap | None:
     """``value`` if it is a mapping; else record why not (unless the reader already did)."""
     if isinstance(value, YamlMap):
         return value
@@ -67,7 +67,7 @@ def expect_mapping(path: Path, value: Any, line: int, field: str, errors: list[C
     return None
 
 
-_ABSENT: Any = object()
+_HINT_LENGTH = 60  # longer unknown keys are cut in messages and get no "did you mean"
 
 
 @lru_cache(maxsize=64)
@@ -91,7 +91,7 @@ class Fields:
         """True if no error was recorded through this object (nor any value was unreadable)."""
         return len(self.errors) == self._start and not self._invalid and not self.mapping.broken
 
-    def _unreadable(self, value: Any) -> bool:
+    def _unreadable(self, value: object) -> bool:
         """True for a value the YAML reader already reported; the item is then invalid."""
         if value is INVALID:
             self._invalid = True
@@ -120,23 +120,24 @@ class Fields:
             if key in RETIRED_KEYS:
                 self.error(self.mapping.key_lines[key], self.name(key), f"unknown key: {RETIRED_KEYS[key]}")
                 continue
-            close = difflib.get_close_matches(key, allowed, n=1)
+            close = difflib.get_close_matches(key, allowed, n=1) if len(key) <= _HINT_LENGTH else []
             hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
-            self.error(self.mapping.key_lines[key], self.name(key), f"unknown key{hint}")
+            shown = key if len(key) <= _HINT_LENGTH else key[: _HINT_LENGTH - 3] + "..."
+            self.error(self.mapping.key_lines[key], self.name(shown), f"unknown key{hint}")
         for key in required:
             if key not in self.mapping:
                 self.error(self.mapping.line, self.name(key), "missing required key")
 
     def text(self, key: str, *, required: bool = True) -> str | None:
         """A non-empty string (surrounding whitespace is not content)."""
-        value = self.mapping.get(key, _ABSENT)
-        if value.__class__ is str and value and not value.isspace():
-            return value
-        if value is _ABSENT:
+        if key not in self.mapping:
             return None if required else ""
+        value = self.mapping[key]
+        if type(value) is str and value and not value.isspace():
+            return value
         return self._text_value(value, self.value_line(key), self.name(key))
 
-    def _text_value(self, value: Any, line: int, field: str) -> str | None:
+    def _text_value(self, value: object, line: int, field: str) -> str | None:
         if self._unreadable(value):
             return None
         if value is None or (isinstance(value, str) and (not value or value.isspace())):
@@ -210,7 +211,7 @@ class Fields:
         if all(v.__class__ is str and v and not v.isspace() for v in values) and (
             not unique or len(set(values)) == len(values)
         ):
-            return tuple(values)
+            return tuple(cast("list[str]", values))  # every item was just checked to be a str
         result: list[str] = []
         seen: dict[str, int] = {}
         good = True
@@ -233,7 +234,7 @@ class Fields:
         values = self.text_list(key, required=False, allow_empty=True)
         return None if values is None else tuple(sys.intern(v) for v in values)
 
-    def mapping_at(self, value: Any, line: int, field: str) -> YamlMap | None:
+    def mapping_at(self, value: object, line: int, field: str) -> YamlMap | None:
         self._unreadable(value)
         return expect_mapping(self.path, value, line, field, self.errors)
 
@@ -244,7 +245,7 @@ class Fields:
             return None
         if not values:
             return ()
-        lines = self.mapping[key].item_lines
+        lines = self.mapping.list_lines(key)
         result: list[tuple[str, int]] = []
         for index, value in enumerate(values):
             if not ID_PATTERN.fullmatch(value):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tokdrill.content.fields import Fields
 from tokdrill.content.model import Concept, ContentError, Origin
-from tokdrill.content.parsed import ParsedConcepts
-from tokdrill.content.yamlfile import YamlMap
+from tokdrill.content.schema.fields import Fields
+from tokdrill.content.schema.results import ParsedConcepts
+from tokdrill.content.yaml_reading import YamlMap
 
 FILE_KEYS = ("concepts",)
 CONCEPT_KEYS = ("id", "title", "lesson")

@@ -1,10 +1,11 @@
 """What one content file yields on its own, before any check that looks at other files.
 
 Parsing a file (YAML + field checks) gives a :class:`FileResult`: the file's own errors and,
-when the file is a drill or a deck, a :class:`ParsedDrill` or :class:`ParsedDeck`. Those depend
-on nothing but the file's bytes, which is what lets :mod:`tokdrill.content.cache` keep them
-between runs. Everything that depends on other files (hidden tests exist, symbols exist in
-``reference_impl``, ids unique across files) is checked by the loader on every load.
+when the file is a drill, a deck or a concept list, a :class:`ParsedDrill`, :class:`ParsedDeck`
+or :class:`ParsedConcepts`. Those depend on nothing but the file's bytes, which is what lets
+:mod:`tokdrill.content.cache` keep them between runs. Everything that depends on other files
+(hidden tests exist, symbols exist in ``reference_impl``, concepts are known, ids unique across
+files) is checked by the loader on every load.
 
 This module must not import PyYAML: a warm load unpickles these classes without parsing. They
 are ``NamedTuple``s rather than dataclasses because defining one costs a tenth as much, and

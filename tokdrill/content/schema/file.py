@@ -10,22 +10,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tokdrill.content.concepts import read_concepts
-from tokdrill.content.decks import read_deck
-from tokdrill.content.drills import read_drill
-from tokdrill.content.fields import kind
 from tokdrill.content.model import ContentError
-from tokdrill.content.parsed import FileResult
-from tokdrill.content.yamlfile import YamlMap, read_yaml
+from tokdrill.content.schema.concepts import read_concepts
+from tokdrill.content.schema.deck import read_deck
+from tokdrill.content.schema.drill import read_drill
+from tokdrill.content.schema.fields import kind
+from tokdrill.content.schema.results import FileResult
+from tokdrill.content.yaml_reading import INVALID, YamlMap, read_yaml
 
 
 def read_content_file(path: Path) -> FileResult:
     """The file's own errors and its drill or deck (never raises for bad content)."""
     value, errors = read_yaml(path)
-    if value is None:
+    if value is INVALID:
         return FileResult(tuple(errors))
     if not isinstance(value, YamlMap):
-        errors.append(ContentError(path, 1, "file", f"expected a deck or a drill (a mapping), got {kind(value)}"))
+        message = f"expected a deck, a drill or a concept list (a mapping), got {kind(value)}"
+        errors.append(ContentError(path, 1, "file", message))
         return FileResult(tuple(errors))
     if "cards" in value or "deck" in value:
         deck = read_deck(path, value, errors)
