@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from factories import T0
+from faults import hold_lock
+from hypothesis import settings
 
 from tokdrill.clock import FixedClock
 from tokdrill.progress.store import Store
@@ -27,3 +31,18 @@ def store(db_path: Path, clock: FixedClock) -> Iterator[Store]:
     s = Store.open(db_path, clock=clock)
     yield s
     s.close()
+
+
+@pytest.fixture
+def locked(db_path: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding the write lock of the store at ``db_path`` until ``release``."""
+    if not db_path.exists():
+        Store.open(db_path).close()
+    yield from hold_lock(db_path)
+
+
+# Hypothesis profiles for the fuzzing properties: a few hundred examples by default, more with
+# TOKDRILL_HYPOTHESIS_PROFILE=long (e.g. before a release).
+settings.register_profile("default", max_examples=200)
+settings.register_profile("long", max_examples=1000)
+settings.load_profile(os.environ.get("TOKDRILL_HYPOTHESIS_PROFILE", "default"))

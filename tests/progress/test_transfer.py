@@ -43,7 +43,10 @@ def _fill(store: Store, clock: FixedClock) -> None:
         planner.review_card("bpe-why-rank", rating, 3.5)
     store.save_draft(Draft("wordpiece", "retype", "déjà vu\n\ttabs", 17.125, clock.now()))
     store.set_interview_date(date(2026, 3, 1))
-    store.set_setting("ui.theme", {"name": "dark", "contrast": 1.5})
+    store.set_setting("ui.theme", ["dark", 1.5])
+    store.set_auto_indent(True)
+    store.set_mock_minutes(75)
+    store.set_timezone("Asia/Kolkata")
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -61,6 +64,7 @@ def test_export_import_replace_round_trips_exactly(tmp_path: Path, store: Store,
         assert other.attempts() == store.attempts()
         assert other.reviews() == store.reviews()
         assert other.item_states("card") == store.item_states("card")
+        assert (other.auto_indent(), other.mock_minutes(), other.timezone()) == (True, 75, "Asia/Kolkata")
     assert _same(first, second)
     assert json.dumps(second["attempts"]) == json.dumps(first["attempts"])  # floats digit for digit
     assert len(first["attempts"]) == 3 and len(first["reviews"]) == 3 and len(first["schedule"]) == 2
@@ -129,3 +133,20 @@ def test_csv_has_one_row_per_attempt(store: Store, clock: FixedClock) -> None:
     assert rows[1]["active_seconds"] == "512.0" and rows[1]["keystrokes"] == "901"
     assert rows[0]["tests_passed"] == "1" and rows[0]["tests_total"] == "2"
     assert rows[0]["retype_accuracy"] == ""
+
+
+def test_a_version_1_export_is_still_read(store: Store, clock: FixedClock, tmp_path: Path) -> None:
+    _fill(store, clock)
+    doc = export_document(store)
+    doc["format_version"], doc["schema_version"] = 1, 2
+    for attempt in doc["attempts"]:
+        for key in ("wpm", "typing_accuracy", "corrected_errors", "costly_keys", "origin"):
+            attempt.pop(key)
+        for test in attempt["tests"]:
+            test.pop("concepts")
+    doc["settings"].pop("timezone")
+    doc["settings"]["day_offset_minutes"] = -240
+    with Store.open(tmp_path / "old.sqlite3", clock=clock) as other:
+        import_document(other, doc, replace=True)
+        assert other.timezone() == "Etc/GMT+4"
+        assert [a.origin for a in other.attempts()] == ["app"] * 3

@@ -28,14 +28,14 @@ def run(args: argparse.Namespace) -> int:
     path = locations.database_path(getattr(args, "data_dir", None))
     buffer = io.StringIO()
     try:
-        with Store.open(path) as store:
+        with Store.open_for_reading(path) as store:
             if args.csv:
                 write_attempts_csv(store, buffer)
             else:
                 json.dump(export_document(store), buffer, indent=1, ensure_ascii=False)
                 buffer.write("\n")
     except StoreError as exc:
-        print(f"tokdrill export: {exc}", file=sys.stderr)
+        print(f"tokdrill export: {exc}\n{exc.advice}", file=sys.stderr)
         return 1
     if args.file == "-":
         sys.stdout.write(buffer.getvalue())

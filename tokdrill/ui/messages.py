@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.message import Message
 
 from tokdrill.grading.verdict import Verdict
+from tokdrill.progress.write_queue import StoreStatus
 
 
 class GradeFinished(Message):
@@ -22,3 +23,11 @@ class GradeFailed(Message):
     def __init__(self, error: str) -> None:
         super().__init__()
         self.error = error
+
+
+class StoreStatusChanged(Message):
+    """Saving progress failed, recovered, or stopped (posted from the store writer's thread)."""
+
+    def __init__(self, status: StoreStatus) -> None:
+        super().__init__()
+        self.status = status
