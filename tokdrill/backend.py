@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
@@ -65,6 +65,25 @@ class AttemptSummary:
     attempt_number: int
     rating: str
     next_due: str
+
+
+class TypingResult(Protocol):
+    """The typing figures of a retype attempt (the UI's typing meter produces them)."""
+
+    @property
+    def wpm(self) -> float: ...
+
+    @property
+    def accuracy(self) -> float: ...
+
+    @property
+    def corrected_errors(self) -> int: ...
+
+    @property
+    def costly_keys(self) -> tuple[tuple[str, int], ...]: ...
+
+
+AUTO_INDENT = "ui.auto_indent"
 
 
 class Backend:
@@ -199,6 +218,7 @@ class Backend:
         submissions: int,
         keystrokes: int | None,
         retype_accuracy: float | None,
+        typing: TypingResult | None = None,
     ) -> AttemptSummary:
         """Record a finished attempt (rated and rescheduled by the planner); returns the summary."""
         previous = [a.active_seconds for a in self.store.attempts(drill.id) if a.passed and a.mode == mode]
@@ -241,6 +261,17 @@ class Backend:
     def rate_card(self, card: Card, rating: int, answer_seconds: float) -> None:
         """Record a review (1 Again .. 4 Easy) and reschedule the card."""
         self._planner.review_card(card.id, rating, max(0.0, answer_seconds))
+
+    def auto_indent(self) -> bool:
+        """Whether the drill editor indents new lines (the user's choice, kept across runs)."""
+        return bool(self.store.get_setting(AUTO_INDENT))
+
+    def set_auto_indent(self, on: bool) -> None:
+        self.store.set_setting(AUTO_INDENT, bool(on))
+
+    def readiness_explanation(self) -> str:
+        """What the readiness percentage means and what raises it."""
+        return ""
 
     def interview_date(self) -> date | None:
         return self.store.interview_date()

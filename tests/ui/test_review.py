@@ -8,6 +8,7 @@ from ui_helpers import SIZE
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.messages import OpenCard
 from tokdrill.ui.screens.review import ReviewScreen
 
 
@@ -44,7 +45,7 @@ async def test_review_reveal_and_rate_records_reviews(app: TokdrillApp, backend:
 async def test_typed_answer_shows_covered_key_points_before_rating(app: TokdrillApp, backend: Backend) -> None:
     card = next(c for c in backend.library.all_cards() if len(c.key_points) >= 2)
     async with app.run_test(size=SIZE) as pilot:
-        app.open_card(card.id)
+        app.post_message(OpenCard(card.id))
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
@@ -64,7 +65,7 @@ async def test_typed_answer_shows_covered_key_points_before_rating(app: Tokdrill
 
 async def test_empty_queue_says_so(app: TokdrillApp, backend: Backend) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(ReviewScreen([], title="Review"))
+        app.push_screen(ReviewScreen(backend, [], title="Review"))
         await pilot.pause()
         assert "Nothing to review" in app.screen.question_text
         await pilot.press("space", "3")

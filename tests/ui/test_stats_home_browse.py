@@ -41,6 +41,7 @@ async def test_stats_and_today_reflect_an_attempt_and_reviews(
         app.start_drill("bytes-to-unicode", "retype")
         await pilot.pause()
         app.screen.editor.load_text(backend.reference(app.screen.drill))
+        await pilot.pause()  # the clock starts with this first edit
         clock.advance(seconds=240)
         await submit(app, pilot)
         await pilot.press("escape")

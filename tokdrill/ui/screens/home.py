@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tokdrill.backend import Backend, Today
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural
-
-if TYPE_CHECKING:
-    from tokdrill.backend import Today
-    from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.widgets.footer import FittingFooter
 
 WELCOME = (
     "New here? tokdrill times you writing tokenizer code against hidden tests and quizzes you with "
@@ -29,13 +26,10 @@ class HomeScreen(Screen[None]):
 
     BINDINGS = keymap.HOME
 
-    def __init__(self) -> None:
+    def __init__(self, backend: Backend) -> None:
         super().__init__()
+        self.backend = backend
         self.today: Today | None = None
-
-    @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Static("[b]tokdrill[/b] · Today", id="home-title")
@@ -47,7 +41,7 @@ class HomeScreen(Screen[None]):
         yield Static("[b]Up next[/b]  [dim](Enter starts the highlighted item, n the first one)[/dim]", id="next-title")
         yield OptionList(id="queue")
         yield Static("", id="problems-line")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.refresh_today()
@@ -57,7 +51,7 @@ class HomeScreen(Screen[None]):
 
     def refresh_today(self) -> None:
         """Re-read what is due from the store and scheduler."""
-        backend = self.tapp.backend
+        backend = self.backend
         today = backend.today()
         self.today = today
         welcome = self.query_one("#welcome", Static)
@@ -122,11 +116,11 @@ class HomeScreen(Screen[None]):
     def start(self, key: str) -> None:
         kind, _, item_id = key.partition(":")
         if kind == "drill":
-            self.tapp.open_drill(item_id)
+            self.post_message(OpenDrill(item_id))
         elif kind == "cards":
-            self.tapp.action_review()
+            self.app.call_later(self.app.run_action, "review")
         else:
-            self.tapp.open_card(item_id)
+            self.post_message(OpenCard(item_id))
 
     def action_next(self) -> None:
         if self.today is not None and self.today.queue:
@@ -135,16 +129,10 @@ class HomeScreen(Screen[None]):
         else:
             self.notify("Nothing is due: pick a drill with d or browse with F3.", timeout=3)
 
-    def action_review(self) -> None:
-        self.tapp.action_review()
-
-    def action_drill(self) -> None:
-        self.tapp.action_browse()
-
     def action_interview_date(self) -> None:
         from tokdrill.ui.screens.dialogs import InterviewDate
 
-        backend = self.tapp.backend
+        backend = self.backend
 
         def done(day):  # type: ignore[no-untyped-def]
             backend.set_interview_date(day)
@@ -155,7 +143,7 @@ class HomeScreen(Screen[None]):
     def action_problems(self) -> None:
         from tokdrill.ui.screens.dialogs import Problems
 
-        problems = self.tapp.backend.problems
+        problems = self.backend.problems
         if problems:
             self.app.push_screen(Problems(problems))
         else:

@@ -7,21 +7,19 @@ checked against it (``tokdrill.content.keypoints``) so the rating is an informed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static, TextArea
+from textual.widgets import Markdown, Static, TextArea
 
+from tokdrill.backend import Backend
 from tokdrill.content.keypoints import coverage, match_key_points
 from tokdrill.content.model import Card
 from tokdrill.ui import keymap
-
-if TYPE_CHECKING:
-    from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.widgets.footer import FittingFooter
 
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
@@ -39,8 +37,9 @@ class ReviewScreen(Screen[None]):
 
     BINDINGS = keymap.REVIEW
 
-    def __init__(self, cards: Sequence[Card], *, title: str = "Review") -> None:
+    def __init__(self, backend: Backend, cards: Sequence[Card], *, title: str = "Review") -> None:
         super().__init__()
+        self.backend = backend
         self.cards = list(cards)
         self.index = 0
         self.revealed = False
@@ -48,10 +47,6 @@ class ReviewScreen(Screen[None]):
         self.shown_at = 0.0
         self.ratings: list[int] = []
         self.review_title = title
-
-    @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
 
     @property
     def card(self) -> Card | None:
@@ -66,12 +61,9 @@ class ReviewScreen(Screen[None]):
             yield Markdown("", id="answer", classes="hidden")
             yield Markdown("", id="follow-ups", classes="hidden")
         yield Static("", id="rate-hint")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
-        typed = self.query_one("#typed-answer", TextArea)
-        if not self.tapp.cursor_blink:
-            typed.cursor_blink = False
         self.show_card()
 
     # ----------------------------------------------------------------------------- display
@@ -99,7 +91,7 @@ class ReviewScreen(Screen[None]):
             self.query_one("#rate-hint", Static).update("")
             self.refresh_bindings()
             return
-        deck = self.tapp.backend.library.decks.get(card.deck)
+        deck = self.backend.library.decks.get(card.deck)
         deck_title = deck.title if deck else card.deck
         bar.update(
             f"[b]{self.review_title}[/b]  ·  card {self.index + 1} of {len(self.cards)}  ·  "
@@ -121,7 +113,7 @@ class ReviewScreen(Screen[None]):
             typed.focus()
         else:
             self.set_focus(None)
-        self.shown_at = self.tapp.backend.clock.monotonic()
+        self.shown_at = self.backend.clock.monotonic()
         self.query_one("#review-body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
 
@@ -189,15 +181,12 @@ class ReviewScreen(Screen[None]):
         card = self.card
         if card is None or not self.revealed:
             return
-        seconds = self.tapp.backend.clock.monotonic() - self.shown_at
-        self.tapp.backend.rate_card(card, rating, seconds)
+        seconds = self.backend.clock.monotonic() - self.shown_at
+        self.backend.rate_card(card, rating, seconds)
         self.ratings.append(rating)
         self.index += 1
+        self.typed_mode = False  # each card starts with Space revealing; t types an answer
         self.show_card()
 
     def action_leave(self) -> None:
-        typed = self.query_one("#typed-answer", TextArea)
-        if typed.has_focus:
-            self.set_focus(None)
-            return
         self.app.pop_screen()

@@ -5,19 +5,17 @@ The numbers come from ``tokdrill.scheduling.stats.compute_stats``, the same as `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Sparkline, Static
+from textual.widgets import DataTable, Sparkline, Static
 
+from tokdrill.backend import Backend
+from tokdrill.clock import clock_text
 from tokdrill.ui import keymap
-from tokdrill.ui.formatting import clock_text, percent, plural, sparkline
-
-if TYPE_CHECKING:
-    from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.formatting import percent, plural, sparkline
+from tokdrill.ui.widgets.footer import FittingFooter
 
 _HEAT = " ░▒▓█"
 
@@ -41,9 +39,9 @@ class StatsScreen(Screen[None]):
 
     BINDINGS = keymap.STATS
 
-    @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
+    def __init__(self, backend: Backend) -> None:
+        super().__init__()
+        self.backend = backend
 
     def compose(self) -> ComposeResult:
         yield Static("[b]Stats[/b] · same numbers as `tokdrill stats`", id="stats-title")
@@ -57,7 +55,7 @@ class StatsScreen(Screen[None]):
             yield DataTable(id="deck-table", cursor_type="row", zebra_stripes=True)
             yield Static("Activity", classes="section")
             yield Static("", id="activity")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         drills = self.query_one("#drill-table", DataTable)
@@ -71,7 +69,7 @@ class StatsScreen(Screen[None]):
         self.refresh_stats()
 
     def refresh_stats(self) -> None:
-        backend = self.tapp.backend
+        backend = self.backend
         stats = backend.stats()
         self.stats = stats
         totals = Text()
