@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from tokdrill.grading.verdict import TestResult
 from tokdrill.progress.records import Attempt
+from tokdrill.progress.records import TestOutcome as TestResult
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -39,3 +39,16 @@ def make_attempt(
         ),
         **extra,  # type: ignore[arg-type]
     )
+
+
+def fsrs_state(due: datetime, last_review: datetime | None, state: int = 2) -> dict[str, object]:
+    """A valid fsrs card dict (Review state unless told) due at ``due``."""
+    return {
+        "card_id": 1,
+        "state": state,
+        "step": None if state == 2 else 0,
+        "stability": None if last_review is None else 2.3,
+        "difficulty": None if last_review is None else 5.1,
+        "due": due.isoformat(),
+        "last_review": None if last_review is None else last_review.isoformat(),
+    }

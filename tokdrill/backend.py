@@ -6,25 +6,34 @@ Everything here is a thin call into ``tokdrill.content``, ``tokdrill.progress``,
 view records that the screens render. No Textual imports: this module is testable on its own.
 
 Threading: :meth:`Backend.grade` runs in a Textual worker thread; every other method is called
-from the UI thread (the store is thread-safe anyway).
+from the UI thread and returns without waiting for the database: writes are queued
+(:class:`tokdrill.scheduling.keeper.ProgressKeeper`) and store trouble is reported to the
+listener set with :meth:`Backend.set_store_listener`, never raised.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library
 from tokdrill.grading.verdict import Verdict
-from tokdrill.progress.records import Attempt, Draft, Mode
-from tokdrill.scheduling.stats import ACTIVITY_DAYS
+from tokdrill.progress import settings as setting_keys
+from tokdrill.progress.records import Attempt, Draft, Mode, Origin, TestOutcome
+from tokdrill.progress.store import Store
+from tokdrill.progress.write_queue import StoreStatus
+from tokdrill.scheduling.catalog import Catalog, catalog_from_library
+from tokdrill.scheduling.keeper import ProgressKeeper
+from tokdrill.scheduling.planner import Planner
+from tokdrill.scheduling.ratings import drill_rating
+from tokdrill.scheduling.stats import ACTIVITY_DAYS, Stats
 
 
 @dataclass(frozen=True)
@@ -67,31 +76,12 @@ class AttemptSummary:
     next_due: str
 
 
-class TypingResult(Protocol):
-    """The typing figures of a retype attempt (the UI's typing meter produces them)."""
-
-    @property
-    def wpm(self) -> float: ...
-
-    @property
-    def accuracy(self) -> float: ...
-
-    @property
-    def corrected_errors(self) -> int: ...
-
-    @property
-    def costly_keys(self) -> tuple[tuple[str, int], ...]: ...
-
-
-AUTO_INDENT = "ui.auto_indent"
-
-
 class Backend:
     """Content + store + planner + grader + clock, opened once per app run."""
 
-    def __init__(self, library: Library, store: Any, clock: Clock, problems: list[str]) -> None:
+    def __init__(self, library: Library, progress: ProgressKeeper, clock: Clock, problems: list[str]) -> None:
         self.library = library
-        self.store = store  # tokdrill.progress.store.Store, or None when the database is unusable
+        self.progress = progress
         self.clock = clock
         self.problems = problems
         self._grader: Any = None
@@ -100,13 +90,21 @@ class Backend:
         self.broken_drills: set[str] = set()
         self._symbols_checked = False
         self._symbols_lock = threading.Lock()
-        self._catalog: Any = None
-        self._planner: Any = None
-        if store is not None:
-            from tokdrill.scheduling import Planner, catalog_from_library
+        self._catalog: Catalog = catalog_from_library(library)
 
-            self._catalog = catalog_from_library(library)
-            self._planner = Planner(store, clock)
+    @property
+    def store(self) -> Store:
+        """The progress store with every queued write applied (waits for them): for commands
+        and tests. Screens use the methods below, which never wait for the database."""
+        return self.progress.store
+
+    @property
+    def _planner(self) -> Planner:
+        return self.progress.planner()
+
+    @property
+    def _reader(self) -> Store:
+        return self.progress.reader
 
     @classmethod
     def open(
@@ -122,8 +120,6 @@ class Backend:
         progress is kept in a throwaway in-memory store and the notice says so).
         """
         from tokdrill.content import load_library
-        from tokdrill.progress.errors import StoreError
-        from tokdrill.progress.store import Store
 
         clock = clock or SystemClock()
         # Drill symbols are checked after the first frame (check_symbols), which keeps
@@ -134,23 +130,47 @@ class Backend:
             check_symbols=False,
         )
         problems = [str(error) for error in library.errors]
-        path = locations.database_path(data_dir)
-        try:
-            store = Store.open(path, clock=clock)
-        except StoreError as exc:
-            problems.append(f"progress database: {exc}")
-            problems.append("Progress of this session goes to a temporary folder and is not kept.")
-            store = Store.open(Path(_scratch_dir()) / "progress.sqlite3", clock=clock)
-        return cls(library, store, clock, problems)
+        progress, store_problems = ProgressKeeper.open(locations.database_path(data_dir), clock)
+        problems.extend(store_problems)
+        return cls(library, progress, clock, problems)
 
-    def close(self) -> None:
-        """Stop the warm grader and close the store."""
+    def close(self) -> StoreStatus:
+        """Stop the warm grader, write what is pending (a couple of seconds at most; the rest
+        stays in the side file for the next start) and close the store. Never raises."""
         with self._grader_lock:
             if self._grader is not None:
                 self._grader.close()
                 self._grader = None
-        if self.store is not None:
-            self.store.close()
+        return self.progress.close()
+
+    # ------------------------------------------------------------------------ store status
+    def set_store_listener(self, listener: Callable[[StoreStatus], None] | None) -> None:
+        """Who hears about store trouble and recovery (called from the writer's thread)."""
+        self.progress.set_listener(listener)
+
+    def store_status(self) -> StoreStatus:
+        """Whether everything is saved, and if not, why and where it is kept."""
+        return self.progress.status()
+
+    @property
+    def store_damaged(self) -> bool:
+        """True while the progress database is damaged and only a salvaged copy is shown."""
+        return self.progress.damaged is not None
+
+    def repair_store(self) -> str:
+        """Replace a damaged database with what could be read from it (the user agreed);
+        returns what happened, for the user."""
+        from tokdrill.progress.errors import StoreError
+
+        try:
+            return self.progress.repair()
+        except StoreError as exc:
+            return f"Repair failed: {exc}; {exc.advice}."
+
+    @property
+    def database_path(self) -> Path:
+        """The progress database file."""
+        return self.progress.path
 
     # ----------------------------------------------------------------------------- content
     def check_symbols(self) -> list[str]:
@@ -218,10 +238,21 @@ class Backend:
         submissions: int,
         keystrokes: int | None,
         retype_accuracy: float | None,
-        typing: TypingResult | None = None,
+        wpm: float | None = None,
+        typing_accuracy: float | None = None,
+        corrected_errors: int | None = None,
+        costly_keys: tuple[tuple[str, int], ...] | None = None,
+        origin: Origin = "app",
     ) -> AttemptSummary:
-        """Record a finished attempt (rated and rescheduled by the planner); returns the summary."""
-        previous = [a.active_seconds for a in self.store.attempts(drill.id) if a.passed and a.mode == mode]
+        """Record a finished attempt (rated and rescheduled by the planner); returns the summary.
+        ``next_due`` is the local day the drill comes back, the interview's final window applied."""
+        reader = self.progress.reader
+        none: list[float] = []
+        previous = self.progress.guarded(
+            lambda: [a.active_seconds for a in reader.attempts(drill.id, mode=mode, passed=True)], none
+        )
+        stored = self.progress.guarded(lambda: len(reader.attempts(drill.id)), 0)
+        count = stored + self.progress.pending_attempts(drill.id) + 1
         attempt = Attempt(
             drill_id=drill.id,
             mode=mode,
@@ -231,62 +262,106 @@ class Backend:
             target_seconds=drill.target_seconds,
             passed=verdict.passed,
             submissions=submissions,
-            tests=tuple(verdict.tests),
+            tests=tuple(TestOutcome.from_result(t) for t in verdict.tests),
             keystrokes=keystrokes,
             retype_accuracy=retype_accuracy,
+            wpm=wpm,
+            typing_accuracy=typing_accuracy,
+            corrected_errors=corrected_errors,
+            costly_keys=costly_keys,
+            origin=origin,
         )
-        outcome = self._planner.record_attempt(attempt)
-        count = len(self.store.attempts(drill.id))
-        due_day = self._planner.calendar().day_of(outcome.state.due)
+        preview = self.progress.record_attempt(attempt)
+        if preview is None:
+            rating, next_due = drill_rating(attempt.passed, attempt.active_seconds, attempt.target_seconds).name, "-"
+        else:
+            rating = preview.rating.name
+            next_due = self.progress.guarded(lambda: self._planner.calendar().day_of(preview.next_due).isoformat(), "-")
         return AttemptSummary(
             seconds=float(active_seconds),
             target_seconds=drill.target_seconds,
             previous_best=min(previous) if previous else None,
             attempt_number=count,
-            rating=outcome.rating.name,
-            next_due=due_day.isoformat(),
+            rating=rating,
+            next_due=next_due,
         )
 
     def save_draft(self, drill_id: str, mode: Mode, text: str, elapsed_seconds: float) -> None:
-        """Autosave the editor text of an unfinished drill."""
-        self.store.save_draft(Draft(drill_id, mode, text, float(elapsed_seconds), self.clock.now()))
+        """Autosave the editor text of an unfinished drill (queued; kept in a side file while
+        the database cannot be written)."""
+        self.progress.save_draft(Draft(drill_id, mode, text, max(0.0, float(elapsed_seconds)), self.clock.now()))
 
     def draft(self, drill_id: str, mode: Mode) -> Draft | None:
-        """The saved draft of (drill, mode), if any."""
-        return self.store.draft(drill_id, mode)
+        """The newest draft of (drill, mode), a queued one included, if any."""
+        return self.progress.draft(drill_id, mode)
 
     def discard_draft(self, drill_id: str, mode: Mode) -> None:
-        self.store.clear_draft(drill_id, mode)
+        """Forget the draft of (drill, mode)."""
+        self.progress.discard_draft(drill_id, mode)
 
     def rate_card(self, card: Card, rating: int, answer_seconds: float) -> None:
-        """Record a review (1 Again .. 4 Easy) and reschedule the card."""
-        self._planner.review_card(card.id, rating, max(0.0, answer_seconds))
+        """Record a review (1 Again .. 4 Easy) and reschedule the card (queued)."""
+        self.progress.rate_card(card.id, rating, max(0.0, answer_seconds))
+
+    def undo_last_review(self) -> str | None:
+        """Undo this session's newest rating; returns the id of the card put back, or None."""
+        return self.progress.undo_last_review()
+
+    def preview_intervals(self, card: Card) -> dict[int, timedelta]:
+        """How long until ``card`` is due again for each rating (1 Again .. 4 Easy)."""
+        none: dict[int, timedelta] = {}
+        return self.progress.guarded(lambda: self._planner.preview_intervals(card.id), none)
+
+    def setting(self, key: str) -> setting_keys.SettingValue:
+        """A setting's current value (a change not yet written included)."""
+        return self.progress.setting(key)
+
+    def set_setting(self, key: str, value: object) -> None:
+        """Validate (ValueError naming the problem) and store a setting (queued)."""
+        self.progress.set_setting(key, value)
 
     def auto_indent(self) -> bool:
         """Whether the drill editor indents new lines (the user's choice, kept across runs)."""
-        return bool(self.store.get_setting(AUTO_INDENT))
+        return self.progress.setting(setting_keys.AUTO_INDENT) is True
 
     def set_auto_indent(self, on: bool) -> None:
-        self.store.set_setting(AUTO_INDENT, bool(on))
+        """Keep the drill editor's auto-indent choice."""
+        self.progress.set_setting(setting_keys.AUTO_INDENT, bool(on))
 
-    def readiness_explanation(self) -> str:
-        """What the readiness percentage means and what raises it."""
-        return ""
+    @staticmethod
+    def readiness_explanation() -> str:
+        """What the readiness percentage means and what raises it (as ``tokdrill stats`` says)."""
+        from tokdrill.scheduling.readiness import READINESS_EXPLANATION
+
+        return READINESS_EXPLANATION
 
     def interview_date(self) -> date | None:
-        return self.store.interview_date()
+        """The interview date, if set."""
+        value = self.progress.setting(setting_keys.INTERVIEW_DATE)
+        return date.fromisoformat(value) if isinstance(value, str) else None
 
     def set_interview_date(self, day: date | None) -> None:
-        self.store.set_interview_date(day)
+        """Set (or clear) the interview date."""
+        self.progress.set_setting(setting_keys.INTERVIEW_DATE, None if day is None else day.isoformat())
 
     # ------------------------------------------------------------------------------- views
-    def review_queue(self) -> list[Card]:
-        """Cards due now (reviews first, then today's new cards), in the planner's order."""
-        queue = self._planner.due_queue(self._catalog)
-        return [self.library.card(item.item_id) for item in queue.cards]
+    def review_queue(self, extra_new: int = 0) -> list[Card]:
+        """Cards due now (reviews first, then today's new cards, ``extra_new`` more of them
+        for "study more"), in the planner's order; cards rated a moment ago are left out even
+        while their rating waits to be written."""
+        rated = self.progress.cards_rated_pending()
+
+        def read() -> list[Card]:
+            queue = self._planner.due_queue(self._catalog, extra_new)
+            return [self.library.card(i.item_id) for i in queue.cards if i.item_id not in rated]
+
+        return self.progress.guarded_view(read)
 
     def today(self) -> Today:
         """Due items, countdown, readiness and streak for the Today screen."""
+        return self.progress.guarded_view(self._today)
+
+    def _today(self) -> Today:
         planner = self._planner
         queue = planner.due_queue(self._catalog)
         cards = tuple(self.library.card(i.item_id) for i in queue.cards)
@@ -302,7 +377,7 @@ class Backend:
                 late = (now - item.due).days if item.due else 0
                 detail = f"due{f' {late} d ago' if late > 0 else ''} · recall {item.recall_now * 100:.0f}%"
             items.append(QueueItem("drill", drill.id, f"Drill: {drill.title}", detail))
-        first = self.first_drill() if self.store.count("attempts") == 0 else None
+        first = self.first_drill() if self._reader.count("attempts") == 0 else None
         if first is not None:  # a newcomer starts with the gentlest drill, due or not
             items = [i for i in items if i.item_id != first.id]
             items.insert(
@@ -321,10 +396,10 @@ class Backend:
                     f"{reviews} due · {new_cards} new",
                 )
             )
-        interview = self.store.interview_date()
+        interview = planner.interview_date()
         readiness = planner.readiness(self._catalog) if interview else None
         today = planner.calendar().day_of(now)
-        first_run = self.store.count("attempts") == 0 and self.store.count("reviews") == 0
+        first_run = self._reader.count("attempts") == 0 and self._reader.count("reviews") == 0
         weakest = tuple(self._title(r.kind, r.item_id) for r in readiness.weakest) if readiness else ()
         return Today(
             queue=tuple(items),
@@ -346,21 +421,18 @@ class Backend:
             return self.library.drills[item_id].title
         return item_id
 
-    def stats(self) -> Any:
+    def stats(self) -> Stats:
         """The same Stats the ``tokdrill stats`` command prints (tokdrill.scheduling.stats)."""
         from tokdrill.scheduling.stats import compute_stats
 
-        return compute_stats(self.store, self._catalog, self.clock)
+        return self.progress.guarded_view(lambda: compute_stats(self._reader, self._catalog, self.clock, self._planner))
 
     def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
         """Attempts + reviews per local day for the last ``days`` days, oldest first."""
         from tokdrill.scheduling.stats import daily_activity
 
-        cal = self._planner.calendar()
-        return list(daily_activity(self.store, cal, cal.day_of(self.clock.now()), days))
+        def read() -> list[tuple[date, int]]:
+            cal = self._planner.calendar()
+            return list(daily_activity(self._reader, cal, cal.day_of(self.clock.now()), days))
 
-
-def _scratch_dir() -> str:
-    import tempfile
-
-    return tempfile.mkdtemp(prefix="tokdrill-unsaved-")
+        return self.progress.guarded_view(read)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tokdrill.cli import main, stats_cmd
-from tokdrill.grading.verdict import TestResult
 from tokdrill.progress.records import Attempt
+from tokdrill.progress.records import TestOutcome as TestResult
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
 
@@ -57,6 +57,19 @@ def test_stats_text(data: Path, fake_content: None, capsys: pytest.CaptureFixtur
     assert main(["stats", "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
     assert "bpe-train" in out and "Readiness: set an interview date" in out
+    from tokdrill.scheduling.readiness import READINESS_EXPLANATION
+
+    assert " ".join(out.split()).count(" ".join(READINESS_EXPLANATION.split())) == 1
+    assert f"Progress is kept in {data}" in out
+
+
+def test_stats_json_names_the_data_folder_and_explains_readiness(
+    data: Path, fake_content: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--data-dir", str(data), "stats", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["data_dir"] == str(data) and doc["database"] == str(data / "progress.sqlite3")
+    assert "interview" in doc["readiness_explanation"]
 
 
 def test_stats_with_the_shipped_content(data: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from factories import T0
+from faults import hold_lock
 
 from tokdrill.clock import FixedClock
 from tokdrill.progress.store import Store
@@ -27,3 +29,11 @@ def store(db_path: Path, clock: FixedClock) -> Iterator[Store]:
     s = Store.open(db_path, clock=clock)
     yield s
     s.close()
+
+
+@pytest.fixture
+def locked(db_path: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding the write lock of the store at ``db_path`` until ``release``."""
+    if not db_path.exists():
+        Store.open(db_path).close()
+    yield from hold_lock(db_path)

@@ -77,6 +77,7 @@ def test_opening_migrates_from_every_earlier_version(tmp_path: Path, version: in
         assert [r.rating for r in store.reviews("bpe-why")] == [2, 3]
         assert store.draft("wp", "retype").text == "text"
         assert str(store.interview_date()) == "2026-02-01"
+        assert (attempt.origin, attempt.wpm, attempt.costly_keys, attempt.tests) == ("app", None, None, ())
         if version < 2:  # v2 back-fills the card's schedule from its newest review, and the counters
             state = store.item_state("card", "bpe-why")
             assert state.state == STATE_2 and state.reps == 2
@@ -120,3 +121,17 @@ def test_a_database_from_a_newer_tokdrill_is_refused_untouched(tmp_path: Path) -
         Store.open(path)
     assert str(path) in str(err.value)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("minutes", "zone"), [(60, "Etc/GMT-1"), (-300, "Etc/GMT+5"), (0, "Etc/GMT"), (330, None), (None, None)]
+)
+def test_v3_turns_the_fixed_day_offset_into_a_time_zone(tmp_path: Path, minutes: int | None, zone: str | None) -> None:
+    path = tmp_path / "progress.sqlite3"
+    build_database(path, 2)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("INSERT INTO settings VALUES ('day_offset_minutes', ?)", (json.dumps(minutes),))
+    conn.close()
+    with Store.open(path, clock=FixedClock()) as store:
+        assert store.timezone() == zone
+        assert "day_offset_minutes" not in store.settings()

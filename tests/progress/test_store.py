@@ -7,7 +7,7 @@ import threading
 from datetime import date, timedelta
 
 import pytest
-from factories import T0, make_attempt
+from factories import T0, fsrs_state, make_attempt
 
 from tokdrill.progress.records import Draft, ItemState, Review
 from tokdrill.progress.schema import SCHEMA_VERSION
@@ -86,8 +86,10 @@ def test_settings_have_typed_defaults_and_are_validated(store: Store) -> None:
 def test_history_of_vanished_content_is_kept_and_reported_retired(store: Store) -> None:
     store.add_attempt(make_attempt("old-drill"))
     store.add_attempt(make_attempt("bpe-train"))
-    state = {"due": "2026-01-06T09:00:00+00:00"}
-    store.add_review(Review("gone-card", 3, 2.0, T0, state), ItemState("card", "gone-card", state, T0, T0, T0, 1))
+    state = fsrs_state(T0 + timedelta(days=1), T0)
+    store.add_review(
+        Review("gone-card", 3, 2.0, T0, state), ItemState("card", "gone-card", state, T0 + timedelta(days=1), T0, T0, 1)
+    )
     retired = store.retired(drill_ids=["bpe-train"], card_ids=["kept-card"])
     assert retired.drills == ("old-drill",)
     assert retired.cards == ("gone-card",)

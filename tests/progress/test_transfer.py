@@ -43,7 +43,7 @@ def _fill(store: Store, clock: FixedClock) -> None:
         planner.review_card("bpe-why-rank", rating, 3.5)
     store.save_draft(Draft("wordpiece", "retype", "déjà vu\n\ttabs", 17.125, clock.now()))
     store.set_interview_date(date(2026, 3, 1))
-    store.set_setting("ui.theme", {"name": "dark", "contrast": 1.5})
+    store.set_setting("ui.theme", ["dark", 1.5])
 
 
 def _same(a: dict, b: dict) -> bool:

@@ -24,7 +24,7 @@ def clock() -> FixedClock:
 @pytest.fixture
 def store(tmp_path: Path, clock: FixedClock) -> Iterator[Store]:
     s = Store.open(tmp_path / "progress.sqlite3", clock=clock)
-    s.set_day_offset_minutes(0)
+    s.set_timezone("UTC")
     yield s
     s.close()
 

@@ -102,7 +102,7 @@ def test_new_limit_rises_so_every_card_is_introduced_by_the_eve(
     assert queue.new_cards_limit == 2 and queue.new_cards_left == 1  # stable through the day
 
 
-def test_forecast_counts_due_items_per_day(planner: Planner, store: Store, clock: FixedClock, catalog: Catalog) -> None:
+def test_due_days_counts_due_items_per_day(planner: Planner, store: Store, clock: FixedClock, catalog: Catalog) -> None:
     planner.review_card("b1", Rating.Again, 1.0)  # due in a minute: today
     planner.record_attempt(attempt("bpe-train", clock, 100, True))  # Easy: some days out
     drill_due = store.item_state("drill", "bpe-train").due
@@ -111,7 +111,9 @@ def test_forecast_counts_due_items_per_day(planner: Planner, store: Store, clock
     offset = (drill_due.date() - clock.now().date()).days
     if offset < 14:
         expected[offset] += 1
-    assert list(planner.forecast(catalog)) == expected
+    cards = planner.due_days(store.item_states("card"), catalog.card_ids)
+    drills = planner.due_days(store.item_states("drill"), catalog.drill_ids)
+    assert [a + b for a, b in zip(cards, drills)] == expected
     assert planner.due_days(store.item_states("card"), ["b1", "b2"], 3) == (1, 0, 0)
 
 
@@ -131,17 +133,17 @@ def test_streak_counts_consecutive_active_days(planner: Planner, store: Store, c
     assert planner.streak() == 0
 
 
-def test_streak_follows_the_users_day_offset(planner: Planner, store: Store, clock: FixedClock) -> None:
-    for day in (3, 4):  # 23:30 UTC is already the next day at UTC+1
+def test_streak_follows_the_users_time_zone(planner: Planner, store: Store, clock: FixedClock) -> None:
+    for day in (3, 4):  # 23:30 UTC is already the next day in Berlin (UTC+1 in winter)
         clock.current = datetime(2026, 1, day, 23, 30, tzinfo=UTC)
         planner.review_card("b1", Rating.Good, 1.0)
     clock.current = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
     assert planner.streak() == 2
-    store.set_day_offset_minutes(60)  # activity on local Jan 4 and Jan 5
+    store.set_timezone("Europe/Berlin")  # activity on local Jan 4 and Jan 5
     assert planner.streak() == 2
     clock.current = datetime(2026, 1, 6, 12, 0, tzinfo=UTC)
     assert planner.streak() == 2
-    store.set_day_offset_minutes(0)
+    store.set_timezone("UTC")
     assert planner.streak() == 0
 
 

@@ -21,7 +21,7 @@ CATALOG = Catalog(
 
 
 def _dataset(store: Store, clock: FixedClock) -> None:
-    store.set_day_offset_minutes(0)
+    store.set_timezone("UTC")
     planner = Planner(store, clock)
     # bpe-train, one attempt a day: (seconds, passed)
     for secs, passed in [(500, True), (700, False), (400, True), (650, True), (300, False)]:

@@ -59,7 +59,7 @@ async def test_damaged_database_is_a_notice_and_the_app_still_opens(home: Path, 
     (home / "progress.sqlite3").write_bytes(b"this is not a database" * 100)
     backend = Backend.open(clock=clock)
     assert any("progress database" in p for p in backend.problems)
-    assert any("not kept" in p for p in backend.problems)
+    assert any("Repair progress" in p for p in backend.problems)
     assert (home / "progress.sqlite3").read_bytes().startswith(b"this is not")  # left untouched
     app = TokdrillApp(backend, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:

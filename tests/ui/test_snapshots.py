@@ -22,7 +22,7 @@ def snapshot_app(history: bool = False) -> TokdrillApp:
     """The app on a fixed clock and a UTC calendar; with ``history``, one pass and six reviews."""
     clock = FixedClock()
     backend = Backend.open(clock=clock)
-    backend.store.set_day_offset_minutes(0)
+    backend.store.set_timezone("UTC")
     if history:
         drill = backend.library.drill("bytes-to-unicode")
         verdict = Verdict(drill.id, True, (TestResult("test_bytes_to_unicode.py::test_table", "passed"),), 0.05)

@@ -103,7 +103,7 @@ def generate_database(
 
     with Store.open(path, clock=FixedClock(now)) as store:  # the real schema, migrations and settings
         store.set_interview_date(interview or (now + timedelta(days=20)).date())
-        store.set_day_offset_minutes(0)
+        store.set_timezone("UTC")
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode = DELETE")
@@ -144,7 +144,7 @@ def generate_database(
                         item_id,
                         json.dumps(from_fsrs(card), sort_keys=True),
                         to_iso(card.due),
-                        to_iso(card.last_review),
+                        None if card.last_review is None else to_iso(card.last_review),
                         to_iso(now - timedelta(days=40)),
                         3,
                     ),

@@ -41,6 +41,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "import_cmd",
         "read progress from an export file: merge it in, or --replace everything with it",
     ),
+    "repair": (
+        "repair_cmd",
+        "continue from what can be read of a damaged progress database (a copy of it is kept)",
+    ),
     "bench": (
         "bench_cmd",
         "measure performance figures against their baselines (a benchmark, not a test)",

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
                 json.dump(export_document(store), buffer, indent=1, ensure_ascii=False)
                 buffer.write("\n")
     except StoreError as exc:
-        print(f"tokdrill export: {exc}", file=sys.stderr)
+        print(f"tokdrill export: {exc}\n{exc.advice}", file=sys.stderr)
         return 1
     if args.file == "-":
         sys.stdout.write(buffer.getvalue())

@@ -18,34 +18,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Import the file; 1 (changing nothing) for unreadable or invalid input."""
-    import json
     from pathlib import Path
 
     from tokdrill import locations
     from tokdrill.progress.errors import StoreError
     from tokdrill.progress.store import Store
-    from tokdrill.progress.transfer import ImportRejected, import_document
+    from tokdrill.progress.transfer import ImportRejected, import_document, parse_document
 
     name = "<stdin>" if args.file == "-" else args.file
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"tokdrill import: cannot read {name}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        print(f"tokdrill import: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"tokdrill import: {name}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}", file=sys.stderr)
+        parse_document(data)  # refuse bad input before the database is even opened
+    except ImportRejected as exc:
+        if exc.position is not None:
+            line, column = exc.position
+            print(f"tokdrill import: {name}:{line}:{column}: {exc.problems[0]}; nothing was changed", file=sys.stderr)
+        else:
+            print(f"tokdrill import: {name}: {exc}", file=sys.stderr)
         return 1
     path = locations.database_path(getattr(args, "data_dir", None))
     try:
         with Store.open(path) as store:
-            summary = import_document(store, doc, replace=args.replace)
+            summary = import_document(store, data, replace=args.replace)
     except ImportRejected as exc:
         print(f"tokdrill import: {name}: {exc}", file=sys.stderr)
         return 1
     except StoreError as exc:
-        print(f"tokdrill import: {exc}", file=sys.stderr)
+        print(f"tokdrill import: {exc}\n{exc.advice}", file=sys.stderr)
         return 1
     verb = "replaced progress with" if summary.replaced else "merged"
     parts = ", ".join(f"{n} {t}" for t, n in summary.added.items())

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tokdrill.scheduling.catalog import Catalog
+    from tokdrill.scheduling.stats import Stats
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -12,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def load_catalog(args: argparse.Namespace) -> Any:
+def load_catalog(args: argparse.Namespace) -> Catalog:
     """The current content as a scheduling Catalog; content problems are warned about on stderr
     (their items then show as retired) but do not stop the stats.
 
@@ -43,8 +49,10 @@ def _seconds(value: float | None) -> str:
     return f"{minutes}:{seconds:02d}"
 
 
-def render_text(stats: Any) -> str:
-    """The human-readable stats report."""
+def render_text(stats: Stats, database: Path | None = None) -> str:
+    """The human-readable stats report; ``database`` (the progress file) is named at the end."""
+    from tokdrill.scheduling.readiness import READINESS_EXPLANATION
+
     lines = [
         f"Streak: {stats.streak_days} day(s)    Attempts: {stats.total_attempts}    Reviews: {stats.total_reviews}",
         f"Due now: {stats.due_now_cards} card(s), {stats.due_now_drills} drill(s)",
@@ -76,6 +84,9 @@ def render_text(stats: Any) -> str:
         lines.append(f"Readiness for {r.interview_date} ({r.days_left} day(s) left): {r.overall:.0%}")
         for item in r.weakest:
             lines.append(f"  weakest: {item.kind} {item.item_id} ({item.score:.0%})")
+    lines += textwrap.wrap(READINESS_EXPLANATION, width=88)
+    if database is not None:
+        lines += ["", f"Progress is kept in {database.parent} (file {database.name})."]
     return "\n".join(lines)
 
 
@@ -94,7 +105,17 @@ def run(args: argparse.Namespace) -> int:
         with Store.open(path) as store:
             stats = compute_stats(store, catalog)
     except StoreError as exc:
-        print(f"tokdrill stats: {exc}", file=sys.stderr)
+        print(f"tokdrill stats: {exc}\n{exc.advice}", file=sys.stderr)
         return 1
-    print(json.dumps(stats.to_json(), indent=2) if args.json else render_text(stats))
+    if args.json:
+        from tokdrill.scheduling.readiness import READINESS_EXPLANATION
+
+        doc = stats.to_json() | {
+            "readiness_explanation": READINESS_EXPLANATION,
+            "data_dir": str(path.parent),
+            "database": str(path),
+        }
+        print(json.dumps(doc, indent=2))
+    else:
+        print(render_text(stats, path))
     return 0

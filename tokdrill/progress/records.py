@@ -6,18 +6,19 @@ microseconds and a ``+00:00`` suffix, so text order is time order and values rou
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:  # imported where used: reading stats does not need the grading package
-    from tokdrill.grading.verdict import TestResult
+from typing import Any, Literal, Protocol
 
 Mode = Literal["retype", "recall"]
 MODES: tuple[Mode, ...] = ("retype", "recall")
 Kind = Literal["card", "drill"]
 KINDS: tuple[Kind, ...] = ("card", "drill")
+Origin = Literal["app", "check", "mock"]
+ORIGINS: tuple[Origin, ...] = ("app", "check", "mock")
+"""Where an attempt was made: the app's drill screen, ``tokdrill check``, or a mock interview."""
+COSTLY_KEYS_MAX = 10
+"""At most this many (text, count) pairs of the most costly keys are kept per attempt."""
 
 
 def to_iso(moment: datetime) -> str:
@@ -35,25 +36,53 @@ def from_iso(text: str) -> datetime:
     return moment.astimezone(UTC)
 
 
-def outcomes_to_json(tests: tuple[TestResult, ...]) -> str:
-    """JSON text of per-test outcomes (list of {name, outcome, message})."""
-    return json.dumps([t.to_json() for t in tests], ensure_ascii=False)
+class GradedTest(Protocol):
+    """What the store needs of a grader's per-test result (``tokdrill.grading.verdict.TestResult``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def outcome(self) -> str: ...
+
+    @property
+    def message(self) -> str: ...
 
 
-def outcomes_from_json(text: str) -> tuple[TestResult, ...]:
-    """Per-test outcomes from their stored JSON text."""
-    from tokdrill.grading.verdict import TestResult
+@dataclass(frozen=True)
+class TestOutcome:
+    """One hidden test's outcome as kept with an attempt: pytest node name, outcome (one of
+    ``tokdrill.grading.verdict.OUTCOMES``), message, and the concepts the test checks."""
 
-    return tuple(TestResult(d["name"], d["outcome"], d.get("message", "")) for d in json.loads(text))
+    __test__ = False  # not a pytest test class
+
+    name: str
+    outcome: str
+    message: str = ""
+    concepts: tuple[str, ...] = ()
+
+    @classmethod
+    def from_result(cls, result: GradedTest) -> TestOutcome:
+        """The stored form of a grader's test result (its ``concepts`` kept when it has them)."""
+        concepts: tuple[str, ...] = tuple(getattr(result, "concepts", ()) or ())
+        return cls(result.name, result.outcome, result.message, concepts)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object stored in the database and written to exports."""
+        return {"name": self.name, "outcome": self.outcome, "message": self.message, "concepts": list(self.concepts)}
 
 
 @dataclass(frozen=True)
 class Attempt:
     """One finished drill attempt (a session that ended with a pass or was given up).
 
-    ``active_seconds`` excludes pauses; ``tests`` are the outcomes of the final submission;
-    ``keystrokes`` and ``retype_accuracy`` (0..1) are None when not measured.
-    ``id`` is None until the store assigns one.
+    ``active_seconds`` excludes pauses; ``tests`` are the outcomes of the final submission.
+    Typing measurements are None when not measured: ``keystrokes``; ``retype_accuracy`` (0..1,
+    share of the reference typed right); ``wpm`` (characters / 5 per active minute);
+    ``typing_accuracy`` (0..1, correct keystrokes over all, corrected errors counting as
+    errors); ``corrected_errors`` (keystrokes typed wrong and then fixed); ``costly_keys``
+    (the most mistyped texts with their counts, at most ``COSTLY_KEYS_MAX``). ``origin`` says
+    where the attempt was made. ``id`` is None until the store assigns one.
     """
 
     drill_id: str
@@ -64,9 +93,14 @@ class Attempt:
     target_seconds: int
     passed: bool
     submissions: int
-    tests: tuple[TestResult, ...] = ()
+    tests: tuple[TestOutcome, ...] = ()
     keystrokes: int | None = None
     retype_accuracy: float | None = None
+    wpm: float | None = None
+    typing_accuracy: float | None = None
+    corrected_errors: int | None = None
+    costly_keys: tuple[tuple[str, int], ...] | None = None
+    origin: Origin = "app"
     id: int | None = None
 
 
@@ -107,6 +141,15 @@ class ItemState:
     last_review: datetime | None
     first_seen: datetime
     reps: int
+
+
+@dataclass(frozen=True)
+class LatestAttempt:
+    """A drill's newest attempt, whatever its verdict."""
+
+    active_seconds: float
+    passed: bool
+    target_seconds: int
 
 
 @dataclass(frozen=True)

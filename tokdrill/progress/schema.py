@@ -6,6 +6,11 @@ Version history
   card's and drill's scheduler state, back-filled for cards from their latest review;
   ``drill_totals`` / ``card_totals`` counters kept by triggers (back-filled), attempts and
   reviews made append-only, and indexes, so stats never scan the whole history.
+* 2 -> 3: attempts gain typing measurements (``wpm``, ``typing_accuracy``,
+  ``corrected_errors``, ``costly_keys``) and ``origin`` (app, check or mock); each stored test
+  outcome may carry its ``concepts``; the fixed ``day_offset_minutes`` setting becomes a
+  ``timezone`` (a whole-hour offset maps to its ``Etc/GMT`` zone, anything else to the
+  machine's zone).
 
 Each step runs inside the caller's write transaction together with the version bump, so a
 crash mid-migration leaves the previous version intact. Never edit a released step: add one.
@@ -18,6 +23,7 @@ import sqlite3
 from collections.abc import Callable
 
 from tokdrill.progress.records import from_iso, to_iso
+from tokdrill.progress.settings import TIMEZONE, legacy_day_offset
 
 APPLICATION_ID = 0x746B6472  # "tkdr": marks a SQLite file as tokdrill's
 
@@ -142,7 +148,27 @@ def _v2(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+def _v3(conn: sqlite3.Connection) -> None:
+    for statement in (
+        "ALTER TABLE attempts ADD COLUMN wpm REAL CHECK (wpm >= 0)",
+        "ALTER TABLE attempts ADD COLUMN typing_accuracy REAL CHECK (typing_accuracy BETWEEN 0 AND 1)",
+        "ALTER TABLE attempts ADD COLUMN corrected_errors INTEGER CHECK (corrected_errors >= 0)",
+        "ALTER TABLE attempts ADD COLUMN costly_keys TEXT",
+        "ALTER TABLE attempts ADD COLUMN origin TEXT NOT NULL DEFAULT 'app' CHECK (origin IN ('app', 'check', 'mock'))",
+    ):
+        conn.execute(statement)
+    row = conn.execute("SELECT value FROM settings WHERE key = 'day_offset_minutes'").fetchone()
+    conn.execute("DELETE FROM settings WHERE key = 'day_offset_minutes'")
+    if row is not None:
+        try:
+            zone = legacy_day_offset(json.loads(row[0]))
+        except ValueError:
+            zone = None
+        if zone is not None:
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (TIMEZONE, json.dumps(zone)))
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 """MIGRATIONS[i] moves a database from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

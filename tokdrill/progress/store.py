@@ -8,13 +8,18 @@
   re-entrant lock.
 * A file that is not a tokdrill database, or is damaged, raises :class:`StoreError` naming the
   file; a damaged file is first copied aside (``error.backup``) and never reset or rewritten.
+  Opening runs ``PRAGMA quick_check`` on files small enough for it to be quick, and every row
+  read is decoded through the schema in :mod:`tokdrill.progress.document` (the one that also
+  reads imports), so a damaged cell is reported, never passed on.
 * History is keyed by content ids and never deleted when content disappears: see
   :meth:`Store.retired`.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import os
 import shutil
 import sqlite3
@@ -25,163 +30,151 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct
+
 from tokdrill.clock import Clock, SystemClock
 from tokdrill.progress import settings as keys
-from tokdrill.progress.errors import StoreError
+from tokdrill.progress.document import (
+    COLUMNS,
+    AttemptRecord,
+    DraftRecord,
+    ReviewRecord,
+    RowProblem,
+    ScheduleRecord,
+    decode_row,
+    row_values,
+)
+from tokdrill.progress.errors import Problem, StoreError
 from tokdrill.progress.records import (
-    KINDS,
-    MODES,
     Attempt,
     Draft,
     ItemState,
     Kind,
+    LatestAttempt,
     Mode,
     RetiredItems,
     Review,
-    from_iso,
-    outcomes_from_json,
-    outcomes_to_json,
     to_iso,
 )
 from tokdrill.progress.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT = 10.0
+QUICK_CHECK_MAX_BYTES = 32 * 1024 * 1024
+"""Files up to this size get ``PRAGMA quick_check`` when opened (it reads every page)."""
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
-
-ATTEMPT_COLUMNS = (
-    "id, drill_id, mode, started_at, ended_at, active_seconds, target_seconds, passed, "
-    "submissions, tests, keystrokes, retype_accuracy"
+_PROBLEMS: tuple[tuple[str, Problem], ...] = (
+    ("SQLITE_FULL", "full"),
+    ("SQLITE_READONLY", "readonly"),
+    ("SQLITE_PERM", "readonly"),
+    ("SQLITE_AUTH", "readonly"),
+    ("SQLITE_CANTOPEN", "unavailable"),
+    ("SQLITE_IOERR", "io"),
 )
-REVIEW_COLUMNS = "id, card_id, rating, answer_seconds, reviewed_at, state_before, state_after"
-SCHEDULE_COLUMNS = "kind, item_id, state, due, last_review, first_seen, reps"
-DRAFT_COLUMNS = "drill_id, mode, text, elapsed_seconds, saved_at"
+
+ATTEMPT_COLUMNS = ", ".join(COLUMNS["attempts"])
+REVIEW_COLUMNS = ", ".join(COLUMNS["reviews"])
+SCHEDULE_COLUMNS = ", ".join(COLUMNS["schedule"])
+DRAFT_COLUMNS = ", ".join(COLUMNS["drafts"])
 
 
-def backup_copy(path: Path, stamp: datetime) -> Path:
-    """Copy ``path`` (and its -wal/-shm companions) aside as ``<name>.broken-<stamp>``; return it."""
+def backup_copy(path: Path, stamp: datetime) -> Path | None:
+    """Copy ``path`` (and its -wal/-shm companions) aside as ``<name>.broken-<stamp>``; return it
+    (None when no copy could be written, e.g. a full disk or a read-only folder)."""
     base = path.with_name(f"{path.name}.broken-{stamp.strftime('%Y%m%dT%H%M%SZ')}")
     target, n = base, 1
     while target.exists():
         n += 1
         target = base.with_name(f"{base.name}-{n}")
-    shutil.copy2(path, target)
-    for suffix in ("-wal", "-shm"):
-        companion = path.with_name(path.name + suffix)
-        if companion.exists():
-            shutil.copy2(companion, target.with_name(target.name + suffix))
+    try:
+        shutil.copy2(path, target)
+        for suffix in ("-wal", "-shm"):
+            companion = path.with_name(path.name + suffix)
+            if companion.exists():
+                shutil.copy2(companion, target.with_name(target.name + suffix))
+    except OSError:
+        return None
     return target
 
 
-# ---------------------------------------------------------------- row <-> record conversion
+def _connect_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """A connection that never writes ``path``. In a folder the user cannot write, SQLite may be
+    unable to create the WAL index; then the file is read as immutable (nobody can change it)."""
+    uri = path.resolve().as_uri()
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        conn = sqlite3.connect(
+            f"{uri}?{query}", uri=True, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.Error:
+            conn.close()
+            if query.endswith("immutable=1"):
+                raise
+    raise AssertionError("unreachable")
 
 
-def attempt_row(a: Attempt) -> tuple[Any, ...]:
-    """Column values (in ATTEMPT_COLUMNS order) of an attempt; validates what SQL cannot say."""
-    if a.mode not in MODES:
-        raise ValueError(f"attempt mode must be one of {MODES}, got {a.mode!r}")
-    return (
-        a.id,
-        a.drill_id,
-        a.mode,
-        to_iso(a.started_at),
-        to_iso(a.ended_at),
-        float(a.active_seconds),
-        int(a.target_seconds),
-        int(bool(a.passed)),
-        int(a.submissions),
-        outcomes_to_json(a.tests),
-        a.keystrokes,
-        a.retype_accuracy,
-    )
+def _in_transaction(conn: sqlite3.Connection) -> bool:
+    """Whether a transaction is open (read afresh: a failed statement may have ended it)."""
+    return conn.in_transaction
 
 
-def attempt_from_row(row: tuple[Any, ...]) -> Attempt:
-    """An Attempt from a row selected with ATTEMPT_COLUMNS."""
-    return Attempt(
-        id=row[0],
-        drill_id=row[1],
-        mode=row[2],
-        started_at=from_iso(row[3]),
-        ended_at=from_iso(row[4]),
-        active_seconds=row[5],
-        target_seconds=row[6],
-        passed=bool(row[7]),
-        submissions=row[8],
-        tests=outcomes_from_json(row[9]),
-        keystrokes=row[10],
-        retype_accuracy=row[11],
-    )
+def _insert_sql(table: str) -> str:
+    columns = COLUMNS[table]
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
-def review_row(r: Review) -> tuple[Any, ...]:
-    """Column values (in REVIEW_COLUMNS order) of a review."""
-    if not 1 <= int(r.rating) <= 4:
-        raise ValueError(f"rating must be 1..4, got {r.rating!r}")
-    before = None if r.state_before is None else json.dumps(r.state_before, sort_keys=True)
-    return (
-        r.id,
-        r.card_id,
-        int(r.rating),
-        float(r.answer_seconds),
-        to_iso(r.reviewed_at),
-        before,
-        json.dumps(r.state_after, sort_keys=True),
-    )
+def _new_row(table: str, record: Struct, keep_id: bool) -> tuple[Any, ...]:
+    values = row_values(table, record)
+    return values if keep_id else (None, *values[1:])
 
 
-def review_from_row(row: tuple[Any, ...]) -> Review:
-    """A Review from a row selected with REVIEW_COLUMNS."""
-    return Review(
-        id=row[0],
-        card_id=row[1],
-        rating=row[2],
-        answer_seconds=row[3],
-        reviewed_at=from_iso(row[4]),
-        state_before=None if row[5] is None else json.loads(row[5]),
-        state_after=json.loads(row[6]),
-    )
+def decode_attempt(row: tuple[Any, ...]) -> Attempt:
+    """The validated Attempt of a row selected with ATTEMPT_COLUMNS (RowProblem if damaged)."""
+    record: AttemptRecord = decode_row("attempts", row, f"attempts row {row[0]!r}")
+    return record.to_record()
 
 
-def state_row(s: ItemState) -> tuple[Any, ...]:
-    """Column values (in SCHEDULE_COLUMNS order) of an item state."""
-    if s.kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {s.kind!r}")
-    return (
-        s.kind,
-        s.item_id,
-        json.dumps(s.state, sort_keys=True),
-        to_iso(s.due),
-        None if s.last_review is None else to_iso(s.last_review),
-        to_iso(s.first_seen),
-        int(s.reps),
-    )
+def decode_review(row: tuple[Any, ...]) -> Review:
+    """The validated Review of a row selected with REVIEW_COLUMNS."""
+    record: ReviewRecord = decode_row("reviews", row, f"reviews row {row[0]!r}")
+    return record.to_record()
 
 
-def state_from_row(row: tuple[Any, ...]) -> ItemState:
-    """An ItemState from a row selected with SCHEDULE_COLUMNS."""
-    return ItemState(
-        kind=row[0],
-        item_id=row[1],
-        state=json.loads(row[2]),
-        due=from_iso(row[3]),
-        last_review=None if row[4] is None else from_iso(row[4]),
-        first_seen=from_iso(row[5]),
-        reps=row[6],
-    )
+def decode_state(row: tuple[Any, ...]) -> ItemState:
+    """The validated ItemState of a row selected with SCHEDULE_COLUMNS."""
+    record: ScheduleRecord = decode_row("schedule", row, f"schedule row {row[0]!r}/{row[1]!r}")
+    return record.to_record()
 
 
-def draft_row(d: Draft) -> tuple[Any, ...]:
-    """Column values (in DRAFT_COLUMNS order) of a draft."""
-    if d.mode not in MODES:
-        raise ValueError(f"draft mode must be one of {MODES}, got {d.mode!r}")
-    return (d.drill_id, d.mode, d.text, float(d.elapsed_seconds), to_iso(d.saved_at))
+def decode_draft(row: tuple[Any, ...]) -> Draft:
+    """The validated Draft of a row selected with DRAFT_COLUMNS."""
+    record: DraftRecord = decode_row("drafts", row, f"drafts row {row[0]!r}/{row[1]!r}")
+    return record.to_record()
 
 
-def draft_from_row(row: tuple[Any, ...]) -> Draft:
-    """A Draft from a row selected with DRAFT_COLUMNS."""
-    return Draft(row[0], row[1], row[2], row[3], from_iso(row[4]))
+def decode_setting(key: object, text: object) -> keys.SettingValue:
+    """The validated value of a stored setting row (RowProblem if damaged)."""
+    where = f"settings row {key!r}"
+    if not isinstance(key, str) or not isinstance(text, str):
+        raise RowProblem(where, "expected text")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise RowProblem(where, "not valid JSON") from None
+    try:
+        return keys.validate_setting(key, value)
+    except ValueError as exc:
+        raise RowProblem(where, str(exc)) from None
+
+
+def checked_number(value: object, where: str) -> float:
+    """A stored number an aggregate returned, checked finite and non-negative (RowProblem if not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise RowProblem(where, f"expected a number >= 0, got {value!r}")
+    return float(value)
 
 
 # ---------------------------------------------------------------- writer
@@ -194,15 +187,15 @@ class Writer:
         self.conn = conn
 
     def insert_attempt(self, attempt: Attempt) -> int:
-        """Insert an attempt (its ``id`` kept when set) and return its id."""
-        cur = self.conn.execute(
-            f"INSERT INTO attempts ({ATTEMPT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", attempt_row(attempt)
-        )
+        """Validate and insert an attempt (its ``id`` kept when set); returns its id."""
+        record = AttemptRecord.of(attempt)
+        cur = self.conn.execute(_insert_sql("attempts"), _new_row("attempts", record, attempt.id is not None))
         return int(cur.lastrowid or 0)
 
     def insert_review(self, review: Review) -> int:
-        """Insert a card review (its ``id`` kept when set) and return its id."""
-        cur = self.conn.execute(f"INSERT INTO reviews ({REVIEW_COLUMNS}) VALUES (?,?,?,?,?,?,?)", review_row(review))
+        """Validate and insert a card review (its ``id`` kept when set); returns its id."""
+        record = ReviewRecord.of(review)
+        cur = self.conn.execute(_insert_sql("reviews"), _new_row("reviews", record, review.id is not None))
         return int(cur.lastrowid or 0)
 
     def item_state(self, kind: Kind, item_id: str) -> ItemState | None:
@@ -210,26 +203,66 @@ class Writer:
         row = self.conn.execute(
             f"SELECT {SCHEDULE_COLUMNS} FROM schedule WHERE kind = ? AND item_id = ?", (kind, item_id)
         ).fetchone()
-        return None if row is None else state_from_row(row)
+        return None if row is None else decode_state(row)
 
     def put_item_state(self, state: ItemState) -> None:
-        """Insert or replace one item's scheduler state."""
+        """Validate and insert or replace one item's scheduler state."""
+        record = ScheduleRecord.of(state)
         self.conn.execute(
-            f"INSERT OR REPLACE INTO schedule ({SCHEDULE_COLUMNS}) VALUES (?,?,?,?,?,?,?)", state_row(state)
+            _insert_sql("schedule").replace("INSERT", "INSERT OR REPLACE", 1), row_values("schedule", record)
         )
 
+    def delete_item_state(self, kind: Kind, item_id: str) -> None:
+        """Forget one item's scheduler state (it becomes new again)."""
+        self.conn.execute("DELETE FROM schedule WHERE kind = ? AND item_id = ?", (kind, item_id))
+
+    def newest_review(self) -> Review | None:
+        """The most recent review of any card, read inside this transaction."""
+        row = self.conn.execute(
+            f"SELECT {REVIEW_COLUMNS} FROM reviews ORDER BY reviewed_at DESC, id DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else decode_review(row)
+
+    def delete_review(self, review_id: int) -> None:
+        """Delete one review (undo); the totals follow by trigger."""
+        self.conn.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
+
     def save_draft(self, draft: Draft) -> None:
-        """Insert or replace the draft of (drill, mode)."""
-        self.conn.execute(f"INSERT OR REPLACE INTO drafts ({DRAFT_COLUMNS}) VALUES (?,?,?,?,?)", draft_row(draft))
+        """Validate and insert or replace the draft of (drill, mode)."""
+        record = DraftRecord.of(draft)
+        self.conn.execute(_insert_sql("drafts").replace("INSERT", "INSERT OR REPLACE", 1), row_values("drafts", record))
 
     def clear_draft(self, drill_id: str, mode: Mode) -> None:
         """Delete the draft of (drill, mode), if any."""
         self.conn.execute("DELETE FROM drafts WHERE drill_id = ? AND mode = ?", (drill_id, mode))
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def draft_saved_at(self, drill_id: str, mode: Mode) -> str | None:
+        """When the stored draft of (drill, mode) was saved (stored text), or None."""
+        row = self.conn.execute(
+            "SELECT saved_at FROM drafts WHERE drill_id = ? AND mode = ?", (drill_id, mode)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def has_attempt(self, attempt: Attempt) -> bool:
+        """Whether an attempt of the same drill and mode that started and ended at the same
+        moments is stored (the natural key a replayed or imported attempt is matched by)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM attempts WHERE drill_id = ? AND mode = ? AND started_at = ? AND ended_at = ?",
+            (attempt.drill_id, attempt.mode, to_iso(attempt.started_at), to_iso(attempt.ended_at)),
+        ).fetchone()
+        return row is not None
+
+    def has_review(self, card_id: str, reviewed_at: datetime) -> bool:
+        """Whether a review of ``card_id`` made at ``reviewed_at`` is stored."""
+        row = self.conn.execute(
+            "SELECT 1 FROM reviews WHERE card_id = ? AND reviewed_at = ?", (card_id, to_iso(reviewed_at))
+        ).fetchone()
+        return row is not None
+
+    def set_setting(self, key: str, value: object) -> None:
         """Validate and store one setting (None for a known key stores null, i.e. unset)."""
-        value = keys.validate_setting(key, value)
-        self.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, json.dumps(value)))
+        checked = keys.validate_setting(key, value)
+        self.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, json.dumps(checked)))
 
 
 # ---------------------------------------------------------------- store
@@ -239,10 +272,11 @@ class Store:
     """An open progress database. Create with :meth:`Store.open`; close with :meth:`close`
     (or use it as a context manager)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Clock) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Clock, read_only: bool = False) -> None:
         self._conn = conn
         self.path = path
         self.clock = clock
+        self.read_only = read_only
         self._lock = threading.RLock()
         self._backup: Path | None = None  # one copy per open store, however many errors follow
 
@@ -250,91 +284,148 @@ class Store:
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], *, clock: Clock | None = None, busy_timeout: float = DEFAULT_BUSY_TIMEOUT
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        clock: Clock | None = None,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        read_only: bool = False,
+        verify: bool = True,
     ) -> Store:
         """Open (creating or migrating as needed) the database at ``path``.
 
-        Raises StoreError for a foreign, damaged, too-new or unwritable file; a damaged or
-        foreign file is copied aside first and left untouched.
+        Raises StoreError for a foreign, damaged, too-new or unusable file; a damaged or foreign
+        file is copied aside first and left untouched. ``read_only`` opens an existing file
+        without ever writing it (no creation, no migration: it must be at the current schema).
+        ``verify`` runs ``PRAGMA quick_check`` when the file is at most QUICK_CHECK_MAX_BYTES.
         """
         path = Path(path)
         clock = clock or SystemClock()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the data folder {path.parent}: {exc.strerror}", path) from exc
-        if path.is_dir():
-            raise StoreError(f"{path} is a folder, not a tokdrill progress database", path)
-        if path.exists() and path.stat().st_size > 0:
-            with open(path, "rb") as fh:
-                header = fh.read(len(SQLITE_HEADER))
-            if header != SQLITE_HEADER:
+        if not read_only:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                problem: Problem = "full" if exc.errno == errno.ENOSPC else "readonly"
                 raise StoreError(
-                    f"{path} is not a SQLite database (it may be damaged or another program's file)",
-                    path,
-                    backup_copy(path, clock.now()),
-                )
+                    f"cannot create the data folder {path.parent}: {exc.strerror}", path, problem=problem
+                ) from exc
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder, not a tokdrill progress database", path, problem="foreign")
+        if read_only and not path.exists():
+            raise StoreError(f"{path} does not exist", path)
         try:
-            conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
+            size = path.stat().st_size if path.exists() else 0
+            if size > 0:
+                with open(path, "rb") as fh:
+                    header = fh.read(len(SQLITE_HEADER))
+                if header != SQLITE_HEADER:
+                    raise StoreError(
+                        f"{path} is not a SQLite database (it may be damaged or another program's file)",
+                        path,
+                        backup_copy(path, clock.now()),
+                        problem="damaged",
+                    )
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}", path, problem="unavailable") from exc
+        try:
+            if read_only:
+                conn = _connect_read_only(path, busy_timeout)
+            else:
+                conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the progress database {path}: {exc}", path) from exc
-        store = cls(conn, path, clock)
+        store = cls(conn, path, clock, read_only)
         try:
             with store._guard():
                 conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-                store._check_identity()
-                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                if str(mode).lower() != "wal":
-                    raise StoreError(f"cannot switch {path} to WAL mode (got {mode!r})", path)
-                conn.execute("PRAGMA synchronous = FULL")
-                store._migrate()
+                fresh = store._check_identity()
+                if not read_only:
+                    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                    if str(mode).lower() != "wal":
+                        raise StoreError(f"cannot switch {path} to WAL mode (got {mode!r})", path)
+                    conn.execute("PRAGMA synchronous = FULL")
+                    store._migrate()
+                elif store._version() != SCHEMA_VERSION:
+                    raise StoreError(f"{path} needs an upgrade to schema {SCHEMA_VERSION} and cannot be written", path)
+                if verify and not fresh and size <= QUICK_CHECK_MAX_BYTES:
+                    store._quick_check()
         except BaseException:
             conn.close()
             raise
         return store
 
-    def _check_identity(self) -> None:
-        app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id != APPLICATION_ID and (app_id != 0 or version != 0 or tables != 0):
+    def _version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _check_identity(self) -> bool:
+        """Refuse another program's or a newer tokdrill's file; True for a brand-new empty one.
+
+        The three facts are read in one snapshot: a second process creating the same new
+        database at this moment is seen either before it started or after it committed."""
+        with self.read() as conn:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        fresh = bool(app_id == 0 and version == 0 and tables == 0)
+        if app_id != APPLICATION_ID and not fresh:
             raise StoreError(
-                f"{self.path} is a SQLite database of another program, not tokdrill's progress "
-                "(choose another --data-dir or move the file)",
+                f"{self.path} is a SQLite database of another program, not tokdrill's progress",
                 self.path,
                 backup_copy(self.path, self.clock.now()),
+                problem="foreign",
             )
         if version > SCHEMA_VERSION:
             raise StoreError(
-                f"{self.path} was written by a newer tokdrill (schema {version}, this one knows "
-                f"up to {SCHEMA_VERSION}); upgrade tokdrill to use it",
+                f"{self.path} was written by a newer tokdrill (schema {version}, this one knows up to {SCHEMA_VERSION})",
                 self.path,
+                problem="newer",
             )
+        return fresh
 
     def _migrate(self) -> None:
-        if self._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        if self._version() == SCHEMA_VERSION:
             return
-        with self.write():  # re-read under the write lock: another process may have migrated
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        with self.write():  # re-checked under the write lock: another process may have created or migrated it
+            self._check_identity()
+            version = self._version()
             if version < SCHEMA_VERSION:
                 migrate(self._conn, version)
 
+    def _quick_check(self) -> None:
+        rows = self._conn.execute("PRAGMA quick_check(5)").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            detail = "; ".join(str(r[0]) for r in rows)
+            raise self._damaged(f"the integrity check found: {detail}")
+
     # -- plumbing ------------------------------------------------------------------------
+
+    def _damaged(self, detail: str) -> StoreError:
+        if self._backup is None and self.path.exists():
+            self._backup = backup_copy(self.path, self.clock.now())
+        return StoreError(
+            f"the progress database {self.path} is damaged ({detail})", self.path, self._backup, problem="damaged"
+        )
 
     def _translate(self, exc: sqlite3.Error) -> StoreError | None:
         name = getattr(exc, "sqlite_errorname", "") or ""
-        if name.startswith(_DAMAGED) or "malformed" in str(exc) or "not a database" in str(exc):
-            if self._backup is None and self.path.exists():
-                self._backup = backup_copy(self.path, self.clock.now())
-            backup = self._backup
-            return StoreError(f"the progress database {self.path} is damaged ({exc})", self.path, backup)
-        if name.startswith(_BUSY):
+        text = str(exc)
+        if name.startswith(_DAMAGED) or "malformed" in text or "not a database" in text or "decode" in text:
+            return self._damaged(text)
+        if name.startswith(_BUSY) or "locked" in text:
             return StoreError(
-                f"the progress database {self.path} stayed locked by another process ({exc}); try again",
+                f"the progress database {self.path} stayed locked by another process ({text})",
                 self.path,
+                problem="busy",
             )
-        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_PERM")):
-            return StoreError(f"cannot write the progress database {self.path} ({exc})", self.path)
+        for prefix, problem in _PROBLEMS:
+            if name.startswith(prefix):
+                return StoreError(
+                    f"cannot write the progress database {self.path} ({text})", self.path, problem=problem
+                )
+        if "readonly" in text or "read-only" in text:
+            return StoreError(f"cannot write the progress database {self.path} ({text})", self.path, problem="readonly")
+        if "disk" in text and "full" in text:
+            return StoreError(f"cannot write the progress database {self.path} ({text})", self.path, problem="full")
         return None
 
     @contextmanager
@@ -343,6 +434,8 @@ class Store:
             yield
         except sqlite3.IntegrityError:
             raise
+        except RowProblem as exc:
+            raise self._damaged(str(exc)) from exc
         except sqlite3.Error as exc:
             translated = self._translate(exc)
             if translated is None:
@@ -353,6 +446,8 @@ class Store:
     def write(self) -> Iterator[Writer]:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any exception).
         Nested calls on the same thread join the outer transaction."""
+        if self.read_only:
+            raise StoreError(f"{self.path} is open read-only", self.path, problem="readonly")
         with self._lock, self._guard():
             if self._conn.in_transaction:
                 yield Writer(self._conn)
@@ -360,11 +455,14 @@ class Store:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield Writer(self._conn)
+                self._conn.execute("COMMIT")
             except BaseException:
-                if self._conn.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
-                    self._conn.execute("ROLLBACK")
+                if _in_transaction(self._conn):  # SQLite may already have rolled back (e.g. disk full)
+                    try:
+                        self._conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass  # the first error is the one to report
                 raise
-            self._conn.execute("COMMIT")
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
@@ -377,7 +475,7 @@ class Store:
             try:
                 yield self._conn
             finally:
-                if self._conn.in_transaction:
+                if _in_transaction(self._conn):
                     self._conn.execute("COMMIT")
 
     def close(self) -> None:
@@ -433,7 +531,7 @@ class Store:
             sql += " LIMIT ?"
             params.append(limit)
         with self.read() as conn:
-            return [attempt_from_row(r) for r in conn.execute(sql, params)]
+            return [decode_attempt(r) for r in conn.execute(sql, params)]
 
     def best_seconds(self, drill_id: str, mode: Mode | None = None) -> float | None:
         """The fastest passing active time of a drill (in one mode, if given), None if never passed."""
@@ -443,7 +541,28 @@ class Store:
             sql += " AND mode = ?"
             params.append(mode)
         with self.read() as conn:
-            return conn.execute(sql, params).fetchone()[0]
+            value = conn.execute(sql, params).fetchone()[0]
+            return None if value is None else checked_number(value, f"attempts of {drill_id!r}: active_seconds")
+
+    def latest_attempts(self, drill_ids: Iterable[str]) -> dict[str, LatestAttempt]:
+        """Each drill's newest attempt (whatever its verdict); drills never tried are absent."""
+        out: dict[str, LatestAttempt] = {}
+        with self.read() as conn:
+            for drill_id in drill_ids:
+                row = conn.execute(
+                    "SELECT active_seconds, passed, target_seconds FROM attempts WHERE drill_id = ? "
+                    "ORDER BY ended_at DESC, id DESC LIMIT 1",
+                    (drill_id,),
+                ).fetchone()
+                if row is None:
+                    continue
+                where = f"newest attempt of {drill_id!r}"
+                seconds = checked_number(row[0], f"{where}: active_seconds")
+                target = checked_number(row[2], f"{where}: target_seconds")
+                if row[1] not in (0, 1) or not target.is_integer() or target < 1:
+                    raise RowProblem(where, f"passed {row[1]!r} / target_seconds {row[2]!r} out of range")
+                out[drill_id] = LatestAttempt(seconds, bool(row[1]), int(target))
+        return out
 
     def count(self, table: str) -> int:
         """Number of rows in one of the tables (attempts, reviews, schedule, drafts, settings, ...)."""
@@ -473,7 +592,7 @@ class Store:
             sql += " LIMIT ?"
             params.append(limit)
         with self.read() as conn:
-            return [review_from_row(r) for r in conn.execute(sql, params)]
+            return [decode_review(r) for r in conn.execute(sql, params)]
 
     def item_state(self, kind: Kind, item_id: str) -> ItemState | None:
         """The scheduler state of one card or drill, None if it was never reviewed."""
@@ -481,13 +600,13 @@ class Store:
             row = conn.execute(
                 f"SELECT {SCHEDULE_COLUMNS} FROM schedule WHERE kind = ? AND item_id = ?", (kind, item_id)
             ).fetchone()
-        return None if row is None else state_from_row(row)
+        return None if row is None else decode_state(row)
 
     def item_states(self, kind: Kind) -> dict[str, ItemState]:
         """Every stored scheduler state of one kind, by item id."""
         with self.read() as conn:
             rows = conn.execute(f"SELECT {SCHEDULE_COLUMNS} FROM schedule WHERE kind = ?", (kind,)).fetchall()
-        return {r[1]: state_from_row(r) for r in rows}
+        return {r[1]: decode_state(r) for r in rows}
 
     # -- drafts --------------------------------------------------------------------------
 
@@ -502,13 +621,13 @@ class Store:
             row = conn.execute(
                 f"SELECT {DRAFT_COLUMNS} FROM drafts WHERE drill_id = ? AND mode = ?", (drill_id, mode)
             ).fetchone()
-        return None if row is None else draft_from_row(row)
+        return None if row is None else decode_draft(row)
 
     def drafts(self) -> list[Draft]:
         """Every saved draft, most recently saved first."""
         with self.read() as conn:
             rows = conn.execute(f"SELECT {DRAFT_COLUMNS} FROM drafts ORDER BY saved_at DESC").fetchall()
-        return [draft_from_row(r) for r in rows]
+        return [decode_draft(r) for r in rows]
 
     def clear_draft(self, drill_id: str, mode: Mode) -> None:
         """Delete the draft of (drill, mode), if any."""
@@ -517,38 +636,41 @@ class Store:
 
     # -- settings ------------------------------------------------------------------------
 
-    def get_setting(self, key: str) -> Any:
+    def get_setting(self, key: str) -> keys.SettingValue:
         """A setting's value (its default when unset; None for unknown ui.* keys)."""
         keys.validate_setting(key, keys.DEFAULTS.get(key))
         with self.read() as conn:
-            row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return keys.DEFAULTS.get(key)
-        value = json.loads(row[0])
-        return keys.DEFAULTS.get(key) if value is None and key in keys.DEFAULTS else value
+            row = conn.execute("SELECT key, value FROM settings WHERE key = ?", (key,)).fetchone()
+            value = None if row is None else decode_setting(row[0], row[1])
+        return keys.DEFAULTS.get(key) if value is None else value
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def set_setting(self, key: str, value: object) -> None:
         """Validate and store a setting; ValueError names the key and the problem."""
+        keys.validate_setting(key, value)  # before the write lock: a bad value never waits for it
         with self.write() as w:
             w.set_setting(key, value)
 
-    def settings(self) -> dict[str, Any]:
-        """Every stored setting (raw values, unset keys absent)."""
+    def settings(self) -> dict[str, keys.SettingValue]:
+        """Every stored setting (validated values, unset keys absent)."""
         with self.read() as conn:
-            return {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
+            return {k: decode_setting(k, v) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
 
     def interview_date(self) -> date | None:
         """The interview date, or None when not set."""
         value = self.get_setting(keys.INTERVIEW_DATE)
-        return None if value is None else date.fromisoformat(value)
+        return date.fromisoformat(value) if isinstance(value, str) else None
 
     def set_interview_date(self, day: date | None) -> None:
         """Set (or clear, with None) the interview date."""
         self.set_setting(keys.INTERVIEW_DATE, None if day is None else day.isoformat())
 
+    def _int_setting(self, key: str) -> int:
+        value = self.get_setting(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else int(str(keys.DEFAULTS[key]))
+
     def new_cards_per_day(self) -> int:
         """How many never-seen cards to introduce per day (before the interview adjustment)."""
-        return int(self.get_setting(keys.NEW_CARDS_PER_DAY))
+        return self._int_setting(keys.NEW_CARDS_PER_DAY)
 
     def set_new_cards_per_day(self, n: int) -> None:
         """Set the daily limit of new cards."""
@@ -556,24 +678,41 @@ class Store:
 
     def new_drills_per_day(self) -> int:
         """How many never-attempted drills to offer per day (before the interview adjustment)."""
-        return int(self.get_setting(keys.NEW_DRILLS_PER_DAY))
+        return self._int_setting(keys.NEW_DRILLS_PER_DAY)
 
     def set_new_drills_per_day(self, n: int) -> None:
         """Set the daily limit of new drills."""
         self.set_setting(keys.NEW_DRILLS_PER_DAY, n)
 
-    def day_offset_minutes(self) -> int | None:
-        """Offset of the user's day from UTC in minutes, or None to use the machine's."""
-        value = self.get_setting(keys.DAY_OFFSET_MINUTES)
-        return None if value is None else int(value)
-
-    def set_day_offset_minutes(self, minutes: int | None) -> None:
-        """Fix the user's day offset from UTC (None: follow the machine's local time)."""
-        self.set_setting(keys.DAY_OFFSET_MINUTES, minutes)
-
     def desired_retention(self) -> float:
         """FSRS desired retention (probability of recall when an item falls due)."""
-        return float(self.get_setting(keys.DESIRED_RETENTION))
+        value = self.get_setting(keys.DESIRED_RETENTION)
+        return float(value) if isinstance(value, (int, float)) else 0.9
+
+    def auto_indent(self) -> bool:
+        """Whether the drill editor indents new lines by itself (default off)."""
+        return self.get_setting(keys.AUTO_INDENT) is True
+
+    def set_auto_indent(self, on: bool) -> None:
+        """Turn the editor's auto-indent on or off."""
+        self.set_setting(keys.AUTO_INDENT, on)
+
+    def mock_minutes(self) -> int:
+        """Length of a mock interview, in minutes."""
+        return self._int_setting(keys.MOCK_MINUTES)
+
+    def set_mock_minutes(self, minutes: int) -> None:
+        """Set the length of a mock interview (10..180 minutes)."""
+        self.set_setting(keys.MOCK_MINUTES, minutes)
+
+    def timezone(self) -> str | None:
+        """The IANA time zone days are counted in, or None for the machine's zone."""
+        value = self.get_setting(keys.TIMEZONE)
+        return value if isinstance(value, str) else None
+
+    def set_timezone(self, name: str | None) -> None:
+        """Count days in the IANA zone ``name`` (None: follow the machine's zone)."""
+        self.set_setting(keys.TIMEZONE, name)
 
     # -- retired content -----------------------------------------------------------------
 

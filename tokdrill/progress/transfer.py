@@ -1,17 +1,19 @@
 """Lossless JSON export and validated import of the whole progress store, and a CSV of attempts.
 
-Document (``FORMAT``, ``FORMAT_VERSION`` 1)::
+Document (``FORMAT``, ``FORMAT_VERSION`` 2; the records are declared once, in
+:mod:`tokdrill.progress.document`)::
 
-    {"format": "tokdrill-progress", "format_version": 1, "schema_version": 2,
+    {"format": "tokdrill-progress", "format_version": 2, "schema_version": 3,
      "exported_at": "...", "settings": {...}, "attempts": [...], "reviews": [...],
      "schedule": [...], "drafts": [...]}
 
-Timestamps are kept exactly as stored; floats are written with Python's shortest exact repr,
-so export -> import --replace -> export gives the same document (``exported_at`` aside).
+Timestamps are kept exactly as stored; floats are written with their shortest exact repr, so
+export -> import --replace -> export gives the same document (``exported_at`` aside). Version 1
+documents (before typing measurements, origins and concepts) are read too.
 
-Import validates the whole document first and changes nothing if any record is wrong
-(:class:`ImportRejected` lists every problem as ``attempts[3].mode: ...``). Then, in one
-transaction:
+Import parses the whole document first, each record through its schema, and changes nothing if
+any record is wrong (:class:`ImportRejected` lists every problem as ``attempts[3].mode: ...``).
+Then, in one transaction:
 
 * ``replace=True``: the store's contents become exactly the document's (ids included).
 * ``replace=False`` (merge, the default): attempts and reviews not already present are added
@@ -25,40 +27,42 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from tokdrill.grading.verdict import OUTCOMES
-from tokdrill.progress import settings as keys
-from tokdrill.progress.records import KINDS, MODES, from_iso, to_iso
-from tokdrill.progress.schema import SCHEMA_VERSION
-from tokdrill.progress.store import (
-    ATTEMPT_COLUMNS,
-    DRAFT_COLUMNS,
-    REVIEW_COLUMNS,
-    SCHEDULE_COLUMNS,
-    Store,
-)
+import msgspec
 
-FORMAT = "tokdrill-progress"
-FORMAT_VERSION = 1
+from tokdrill.progress import settings as keys
+from tokdrill.progress.document import (
+    COLUMNS,
+    FORMAT,
+    FORMAT_VERSION,
+    TABLES,
+    AttemptRecord,
+    DocumentHead,
+    DraftRecord,
+    InvalidRecord,
+    ReviewRecord,
+    ScheduleRecord,
+    check_time,
+    decode_record,
+    decode_row,
+    error_text,
+    record_json,
+    row_values,
+)
+from tokdrill.progress.records import to_iso
+from tokdrill.progress.schema import SCHEMA_VERSION
+from tokdrill.progress.store import ATTEMPT_COLUMNS, Store, decode_attempt, decode_setting
+
 MAX_PROBLEMS_SHOWN = 20
-TABLES = ("attempts", "reviews", "schedule", "drafts")
-_COLUMNS = {
-    "attempts": ATTEMPT_COLUMNS.split(", "),
-    "reviews": REVIEW_COLUMNS.split(", "),
-    "schedule": SCHEDULE_COLUMNS.split(", "),
-    "drafts": DRAFT_COLUMNS.split(", "),
-}
-_JSON_COLUMNS = {"tests", "state", "state_before", "state_after"}
-_BOOL_COLUMNS = {"passed"}
-_TIME_COLUMNS = {"started_at", "ended_at", "reviewed_at", "due", "last_review", "first_seen", "saved_at"}
+LEGACY_SETTINGS = {"day_offset_minutes"}
 CSV_COLUMNS = (
     "id",
     "drill_id",
     "mode",
+    "origin",
     "started_at",
     "ended_at",
     "active_seconds",
@@ -69,14 +73,18 @@ CSV_COLUMNS = (
     "tests_total",
     "keystrokes",
     "retype_accuracy",
+    "wpm",
+    "typing_accuracy",
+    "corrected_errors",
 )
 
 
 class ImportRejected(ValueError):
     """The document is not valid; ``problems`` lists each as ``where: what``. Nothing changed."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], position: tuple[int, int] | None = None) -> None:
         self.problems = problems
+        self.position = position  # (line, column) of a JSON syntax error, when that is the problem
         shown = problems[:MAX_PROBLEMS_SHOWN]
         more = len(problems) - len(shown)
         text = "\n".join(f"  {p}" for p in shown) + (f"\n  ... and {more} more" if more else "")
@@ -92,11 +100,26 @@ class ImportSummary:
     replaced: bool
 
 
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A valid export document: its settings and its records, table by table."""
+
+    settings: dict[str, keys.SettingValue]
+    attempts: list[AttemptRecord]
+    reviews: list[ReviewRecord]
+    schedule: list[ScheduleRecord]
+    drafts: list[DraftRecord]
+
+
 # ---------------------------------------------------------------- export
+
+_ORDER = {"attempts": "id", "reviews": "id", "schedule": "kind, item_id", "drafts": "drill_id, mode"}
 
 
 def export_document(store: Store) -> dict[str, Any]:
-    """The whole store as a JSON-ready document (one consistent snapshot)."""
+    """The whole store as a JSON-ready document (one consistent snapshot). Every row is decoded
+    through the schema on the way out, so a damaged row stops the export (StoreError) instead
+    of writing a file that cannot be imported."""
     doc: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -104,20 +127,15 @@ def export_document(store: Store) -> dict[str, Any]:
         "exported_at": to_iso(store.clock.now()),
     }
     with store.read() as conn:
-        doc["settings"] = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
-        order = {"attempts": "id", "reviews": "id", "schedule": "kind, item_id", "drafts": "drill_id, mode"}
+        doc["settings"] = {
+            k: decode_setting(k, v) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")
+        }
         for table in TABLES:
-            cols = _COLUMNS[table]
-            rows = []
-            for row in conn.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order[table]}"):
-                record = dict(zip(cols, row))
-                for col in cols:
-                    if col in _JSON_COLUMNS and record[col] is not None:
-                        record[col] = json.loads(record[col])
-                    elif col in _BOOL_COLUMNS:
-                        record[col] = bool(record[col])
-                rows.append(record)
-            doc[table] = rows
+            cols = ", ".join(COLUMNS[table])
+            doc[table] = [
+                record_json(decode_row(table, tuple(row), f"{table} row {row[0]!r}"))
+                for row in conn.execute(f"SELECT {cols} FROM {table} ORDER BY {_ORDER[table]}")
+            ]
     return doc
 
 
@@ -128,233 +146,154 @@ def write_attempts_csv(store: Store, out: IO[str]) -> int:
     n = 0
     with store.read() as conn:
         for row in conn.execute(f"SELECT {ATTEMPT_COLUMNS} FROM attempts ORDER BY ended_at, id"):
-            tests = json.loads(row[9])
-            passed_tests = sum(1 for t in tests if t.get("outcome") == "passed")
+            a = decode_attempt(tuple(row))
             writer.writerow(
                 [
-                    *row[:7],
-                    "yes" if row[7] else "no",
-                    row[8],
-                    passed_tests,
-                    len(tests),
-                    "" if row[10] is None else row[10],
-                    "" if row[11] is None else row[11],
+                    a.id,
+                    a.drill_id,
+                    a.mode,
+                    a.origin,
+                    to_iso(a.started_at),
+                    to_iso(a.ended_at),
+                    a.active_seconds,
+                    a.target_seconds,
+                    "yes" if a.passed else "no",
+                    a.submissions,
+                    sum(1 for t in a.tests if t.outcome == "passed"),
+                    len(a.tests),
+                    *("" if v is None else v for v in (a.keystrokes, a.retype_accuracy, a.wpm)),
+                    *("" if v is None else v for v in (a.typing_accuracy, a.corrected_errors)),
                 ]
             )
             n += 1
     return n
 
 
-# ---------------------------------------------------------------- validation
-
-Check = Callable[[Any], str | None]  # returns a problem description or None
+# ---------------------------------------------------------------- parsing
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v: Any) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
-
-
-def _text(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else f"expected a non-empty string, got {v!r}"
-
-
-def _any_text(v: Any) -> str | None:
-    return None if isinstance(v, str) else f"expected a string, got {type(v).__name__}"
-
-
-def _time(v: Any) -> str | None:
-    if not isinstance(v, str):
-        return f"expected an ISO timestamp string, got {v!r}"
+def _as_bytes(doc: object) -> bytes:
+    if isinstance(doc, (bytes, bytearray, memoryview)):
+        return bytes(doc)
+    if isinstance(doc, str):
+        try:
+            return doc.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ImportRejected(["document: contains text that is not valid Unicode"]) from None
     try:
-        from_iso(v)
-    except ValueError:
-        return f"expected an ISO timestamp with timezone, got {v!r}"
-    return None
+        return msgspec.json.encode(doc)
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        raise ImportRejected([f"document: not a JSON document ({exc})"]) from None
 
 
-def _opt(check: Check) -> Check:
-    return lambda v: None if v is None else check(v)
+def byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, column), both from 1, of a byte offset in ``data``."""
+    before = data[:offset]
+    line = before.count(b"\n") + 1
+    column = len(before) - (before.rfind(b"\n") + 1) + 1
+    return line, column
 
 
-def _nonneg(v: Any) -> str | None:
-    return None if _is_num(v) and v >= 0 else f"expected a number >= 0, got {v!r}"
+def parse_document(doc: object) -> ParsedDocument:
+    """Parse an export (JSON bytes or text, or the same already loaded as Python data) through the
+    schema. Raises ImportRejected listing every problem (``where: what``)."""
+    data = _as_bytes(doc)
+    try:
+        head = msgspec.json.decode(data, type=DocumentHead)
+    except msgspec.ValidationError as exc:
+        text = error_text(exc)
+        if text.startswith("Expected `object`"):
+            text = f"document: expected a JSON object ({text})"
+        raise ImportRejected([text]) from None
+    except msgspec.DecodeError as exc:
+        message = str(exc)
+        found = msgspec_byte(message)
+        position = None if found is None else byte_position(data, found)
+        where = "document" if position is None else f"line {position[0]}, column {position[1]}"
+        raise ImportRejected([f"{where}: not valid JSON: {message}"], position) from None
+    except RecursionError:
+        raise ImportRejected(["document: nested too deeply"]) from None
 
+    problems: list[str] = []
+    if head.format != FORMAT:
+        problems.append(f"format: expected {FORMAT!r}, got {head.format!r}")
+    if head.format_version not in (1, FORMAT_VERSION):
+        problems.append(
+            f"format_version: this tokdrill reads versions 1 and {FORMAT_VERSION}, got {head.format_version!r}"
+        )
+    if not 1 <= head.schema_version <= SCHEMA_VERSION:
+        problems.append(f"schema_version: expected 1..{SCHEMA_VERSION}, got {head.schema_version!r}")
+    try:
+        check_time(head.exported_at, "exported_at")
+    except ValueError as exc:
+        problems.append(str(exc))
 
-def _nonneg_int(v: Any) -> str | None:
-    return None if _is_int(v) and v >= 0 else f"expected a whole number >= 0, got {v!r}"
-
-
-def _pos_int(v: Any) -> str | None:
-    return None if _is_int(v) and v > 0 else f"expected a whole number > 0, got {v!r}"
-
-
-def _one_of(options: tuple[Any, ...]) -> Check:
-    return lambda v: None if v in options and not isinstance(v, bool) else f"expected one of {list(options)}, got {v!r}"
-
-
-def _boolean(v: Any) -> str | None:
-    return None if isinstance(v, bool) else f"expected true or false, got {v!r}"
-
-
-def _fraction(v: Any) -> str | None:
-    return None if _is_num(v) and 0 <= v <= 1 else f"expected a number from 0 to 1, got {v!r}"
-
-
-def _tests(v: Any) -> str | None:
-    if not isinstance(v, list):
-        return f"expected a list of test outcomes, got {type(v).__name__}"
-    for i, t in enumerate(v):
-        if not isinstance(t, dict) or set(t) != {"name", "outcome", "message"}:
-            return f"[{i}]: expected {{name, outcome, message}}, got {t!r}"
-        if not isinstance(t["name"], str) or not isinstance(t["message"], str) or t["outcome"] not in OUTCOMES:
-            return f"[{i}]: name and message must be strings and outcome one of {list(OUTCOMES)}, got {t!r}"
-    return None
-
-
-def _fsrs_state(v: Any) -> str | None:
-    if not isinstance(v, dict):
-        return f"expected an fsrs card object, got {type(v).__name__}"
-    missing = {"state", "step", "stability", "difficulty", "due", "last_review"} - set(v)
-    if missing:
-        return f"fsrs card is missing {sorted(missing)}"
-    if v["state"] not in (1, 2, 3):
-        return f"fsrs card state must be 1, 2 or 3, got {v['state']!r}"
-    return _time(v["due"]) or _opt(_time)(v["last_review"])
-
-
-FIELDS: dict[str, dict[str, Check]] = {
-    "attempts": {
-        "id": _pos_int,
-        "drill_id": _text,
-        "mode": _one_of(MODES),
-        "started_at": _time,
-        "ended_at": _time,
-        "active_seconds": _nonneg,
-        "target_seconds": _pos_int,
-        "passed": _boolean,
-        "submissions": _nonneg_int,
-        "tests": _tests,
-        "keystrokes": _opt(_nonneg_int),
-        "retype_accuracy": _opt(_fraction),
-    },
-    "reviews": {
-        "id": _pos_int,
-        "card_id": _text,
-        "rating": _one_of((1, 2, 3, 4)),
-        "answer_seconds": _nonneg,
-        "reviewed_at": _time,
-        "state_before": _opt(_fsrs_state),
-        "state_after": _fsrs_state,
-    },
-    "schedule": {
-        "kind": _one_of(KINDS),
-        "item_id": _text,
-        "state": _fsrs_state,
-        "due": _time,
-        "last_review": _opt(_time),
-        "first_seen": _time,
-        "reps": _nonneg_int,
-    },
-    "drafts": {
-        "drill_id": _text,
-        "mode": _one_of(MODES),
-        "text": _any_text,
-        "elapsed_seconds": _nonneg,
-        "saved_at": _time,
-    },
-}
-UNIQUE = {"attempts": ("id",), "reviews": ("id",), "schedule": ("kind", "item_id"), "drafts": ("drill_id", "mode")}
-
-
-def validate_document(doc: Any) -> list[str]:
-    """Every problem in an export document, as ``where: what`` strings (empty when valid)."""
-    if not isinstance(doc, dict):
-        return [f"document: expected a JSON object, got {type(doc).__name__}"]
-    expected = {"format", "format_version", "schema_version", "exported_at", "settings", *TABLES}
-    problems = [f"{key}: unknown field" for key in sorted(set(doc) - expected)]
-    problems.extend(f"{key}: missing" for key in sorted(expected - set(doc)))
-    if doc.get("format") != FORMAT:
-        problems.append(f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
-    if doc.get("format_version") != FORMAT_VERSION:
-        got = doc.get("format_version")
-        problems.append(f"format_version: this tokdrill reads version {FORMAT_VERSION}, got {got!r}")
-    sv = doc.get("schema_version")
-    if not _is_int(sv) or not 1 <= sv <= SCHEMA_VERSION:
-        problems.append(f"schema_version: expected 1..{SCHEMA_VERSION}, got {sv!r}")
-    if "exported_at" in doc and _time(doc["exported_at"]):
-        problems.append(f"exported_at: {_time(doc['exported_at'])}")
-    settings = doc.get("settings", {})
-    if not isinstance(settings, dict):
-        problems.append("settings: expected an object")
-    else:
-        for key, value in settings.items():
-            try:
-                keys.validate_setting(key, value)
-            except ValueError as exc:
-                problems.append(f"settings.{key}: {exc}")
-    for table in TABLES:
-        rows = doc.get(table, [])
-        if not isinstance(rows, list):
-            problems.append(f"{table}: expected a list")
+    settings: dict[str, keys.SettingValue] = {}
+    for key, raw in head.settings.items():
+        try:
+            value = msgspec.json.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            problems.append(f"settings.{key}: not a valid value")
             continue
-        fields = FIELDS[table]
+        if key in LEGACY_SETTINGS:
+            zone = keys.legacy_day_offset(value)
+            if zone is not None and keys.TIMEZONE not in head.settings:
+                settings[keys.TIMEZONE] = zone
+            continue
+        try:
+            settings[key] = keys.validate_setting(key, value)
+        except ValueError as exc:
+            problems.append(f"settings.{key}: {exc}")
+
+    tables: dict[str, list[Any]] = {}
+    for table in TABLES:
+        records = []
+        for i, raw in enumerate(getattr(head, table)):
+            try:
+                records.append(decode_record(table, raw, f"{table}[{i}]"))
+            except InvalidRecord as exc:
+                problems.append(str(exc))
+        tables[table] = records
+    problems.extend(_duplicates(tables))
+    if problems:
+        raise ImportRejected(problems)
+    return ParsedDocument(settings, tables["attempts"], tables["reviews"], tables["schedule"], tables["drafts"])
+
+
+def msgspec_byte(message: str) -> int | None:
+    """The byte offset msgspec names in a DecodeError message ("... (byte 123)"), if any."""
+    import re
+
+    match = re.search(r"\(byte (\d+)\)", message)
+    return int(match.group(1)) if match else None
+
+
+def _duplicates(tables: dict[str, list[Any]]) -> list[str]:
+    problems = []
+    keys_of: dict[str, Callable[[Any], tuple[Any, ...]]] = {
+        "attempts": lambda r: (r.id,),
+        "reviews": lambda r: (r.id,),
+        "schedule": lambda r: (r.kind, r.item_id),
+        "drafts": lambda r: (r.drill_id, r.mode),
+    }
+    names = {"attempts": "id", "reviews": "id", "schedule": "kind/item_id", "drafts": "drill_id/mode"}
+    for table, records in tables.items():
         seen: set[tuple[Any, ...]] = set()
-        for i, row in enumerate(rows):
-            where = f"{table}[{i}]"
-            if not isinstance(row, dict):
-                problems.append(f"{where}: expected an object, got {type(row).__name__}")
-                continue
-            problems.extend(f"{where}.{key}: unknown field" for key in sorted(set(row) - set(fields)))
-            for key in fields:
-                if key not in row:
-                    problems.append(f"{where}.{key}: missing")
-                    continue
-                problem = fields[key](row[key])
-                if problem:
-                    problems.append(f"{where}.{key}: {problem}")
-            unique = tuple(row.get(k) for k in UNIQUE[table])
-            if all(isinstance(u, (str, int)) for u in unique):
-                if unique in seen:
-                    problems.append(f"{where}: duplicate {'/'.join(UNIQUE[table])} {'/'.join(map(str, unique))}")
-                seen.add(unique)
+        for i, record in enumerate(records):
+            key = keys_of[table](record)
+            if key in seen:
+                problems.append(f"{table}[{i}]: duplicate {names[table]} {'/'.join(map(str, key))}")
+            seen.add(key)
     return problems
 
 
 # ---------------------------------------------------------------- import
 
 
-def _db_row(table: str, record: dict[str, Any], keep_id: bool = True) -> tuple[Any, ...]:
-    out = []
-    for col in _COLUMNS[table]:
-        value = record[col]
-        if col == "id" and not keep_id:
-            value = None
-        elif col in _JSON_COLUMNS and value is not None:
-            value = json.dumps(value, sort_keys=col != "tests", ensure_ascii=False)
-        elif col in _BOOL_COLUMNS:
-            value = int(value)
-        elif col in _TIME_COLUMNS and value is not None:
-            value = to_iso(from_iso(value))
-        out.append(value)
-    return tuple(out)
-
-
-def _insert(conn: Any, table: str, rows: list[tuple[Any, ...]], replace: bool = False) -> None:
-    cols = _COLUMNS[table]
-    verb = "INSERT OR REPLACE" if replace else "INSERT"
-    conn.executemany(f"{verb} INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", rows)
-
-
-def import_document(store: Store, doc: Any, *, replace: bool = False) -> ImportSummary:
-    """Validate ``doc`` completely, then merge it into (or, with ``replace``, substitute it for)
+def import_document(store: Store, doc: object, *, replace: bool = False) -> ImportSummary:
+    """Parse ``doc`` completely, then merge it into (or, with ``replace``, substitute it for)
     the store in one transaction. Raises ImportRejected, changing nothing, on any problem."""
-    problems = validate_document(doc)
-    if problems:
-        raise ImportRejected(problems)
+    parsed = parse_document(doc)
     added = dict.fromkeys(TABLES, 0) | {"settings": 0}
     skipped = dict.fromkeys(TABLES, 0) | {"settings": 0}
     with store.write() as w:
@@ -362,67 +301,75 @@ def import_document(store: Store, doc: Any, *, replace: bool = False) -> ImportS
         if replace:
             for table in (*TABLES, "settings"):
                 conn.execute(f"DELETE FROM {table}")
-            for key, value in doc["settings"].items():
+            for key, value in parsed.settings.items():
                 w.set_setting(key, value)
             for table in TABLES:
-                _insert(conn, table, [_db_row(table, r) for r in doc[table]])
-                added[table] = len(doc[table])
-            added["settings"] = len(doc["settings"])
+                records = getattr(parsed, table)
+                _insert(conn, table, [row_values(table, r) for r in records])
+                added[table] = len(records)
+            added["settings"] = len(parsed.settings)
             return ImportSummary(added, skipped, True)
 
         have_attempts = set(conn.execute("SELECT drill_id, mode, started_at, ended_at FROM attempts"))
         rows = []
-        for r in doc["attempts"]:
-            row = _db_row("attempts", r, keep_id=False)
-            key = (row[1], row[2], row[3], row[4])
-            if key in have_attempts:
+        for a in parsed.attempts:
+            natural = (a.drill_id, a.mode, a.started_at, a.ended_at)
+            if natural in have_attempts:
                 skipped["attempts"] += 1
                 continue
-            have_attempts.add(key)
-            rows.append(row)
+            have_attempts.add(natural)
+            rows.append((None, *row_values("attempts", a)[1:]))
         _insert(conn, "attempts", rows)
         added["attempts"] = len(rows)
 
         have_reviews = set(conn.execute("SELECT card_id, reviewed_at FROM reviews"))
         rows = []
-        for r in doc["reviews"]:
-            row = _db_row("reviews", r, keep_id=False)
-            if (row[1], row[4]) in have_reviews:
+        for r in parsed.reviews:
+            if (r.card_id, r.reviewed_at) in have_reviews:
                 skipped["reviews"] += 1
                 continue
-            have_reviews.add((row[1], row[4]))
-            rows.append(row)
+            have_reviews.add((r.card_id, r.reviewed_at))
+            rows.append((None, *row_values("reviews", r)[1:]))
         _insert(conn, "reviews", rows)
         added["reviews"] = len(rows)
 
         current = {(k, i): lr for k, i, lr in conn.execute("SELECT kind, item_id, last_review FROM schedule")}
         rows = []
-        for r in doc["schedule"]:
-            row = _db_row("schedule", r)
-            key = (row[0], row[1])
-            if key in current and (row[4] or "") <= (current[key] or ""):
+        for item in parsed.schedule:
+            item_key = (item.kind, item.item_id)
+            if item_key in current and (item.last_review or "") <= (current[item_key] or ""):
                 skipped["schedule"] += 1
                 continue
-            rows.append(row)
+            rows.append(row_values("schedule", item))
         _insert(conn, "schedule", rows, replace=True)
         added["schedule"] = len(rows)
 
         saved = {(d, m): s for d, m, s in conn.execute("SELECT drill_id, mode, saved_at FROM drafts")}
         rows = []
-        for r in doc["drafts"]:
-            row = _db_row("drafts", r)
-            if (row[0], row[1]) in saved and row[4] <= saved[(row[0], row[1])]:
+        for d in parsed.drafts:
+            if (d.drill_id, d.mode) in saved and d.saved_at <= saved[(d.drill_id, d.mode)]:
                 skipped["drafts"] += 1
                 continue
-            rows.append(row)
+            rows.append(row_values("drafts", d))
         _insert(conn, "drafts", rows, replace=True)
         added["drafts"] = len(rows)
 
         local = {r[0] for r in conn.execute("SELECT key FROM settings")}
-        for key, value in doc["settings"].items():
+        for key, value in parsed.settings.items():
             if key in local:
                 skipped["settings"] += 1
             else:
                 w.set_setting(key, value)
                 added["settings"] += 1
     return ImportSummary(added, skipped, False)
+
+
+def _insert(conn: Any, table: str, rows: list[tuple[Any, ...]], replace: bool = False) -> None:
+    cols = COLUMNS[table]
+    verb = "INSERT OR REPLACE" if replace else "INSERT"
+    conn.executemany(f"{verb} INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", rows)
+
+
+def document_text(doc: dict[str, Any]) -> str:
+    """The export document as JSON text (one record per line group, UTF-8 kept readable)."""
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"

@@ -9,11 +9,12 @@ from tokdrill.scheduling.catalog import Catalog, catalog_from_library
 from tokdrill.scheduling.days import Calendar, calendar_for
 from tokdrill.scheduling.planner import AttemptOutcome, DueItem, DueQueue, Planner, ReviewOutcome
 from tokdrill.scheduling.ratings import drill_rating
-from tokdrill.scheduling.readiness import FINAL_WINDOW_DAYS, ItemReadiness, Readiness
+from tokdrill.scheduling.readiness import FINAL_WINDOW_DAYS, READINESS_EXPLANATION, ItemReadiness, Readiness
 
 __all__ = [
     "EASY_FRACTION",
     "FINAL_WINDOW_DAYS",
+    "READINESS_EXPLANATION",
     "AttemptOutcome",
     "Calendar",
     "Catalog",

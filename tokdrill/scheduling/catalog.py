@@ -26,10 +26,6 @@ class Catalog:
         """Every card id across decks, in order."""
         return tuple(c for cards in self.decks.values() for c in cards)
 
-    def deck_of(self) -> dict[str, str]:
-        """card id -> deck id."""
-        return {c: deck for deck, cards in self.decks.items() for c in cards}
-
 
 def catalog_from_library(library: Any) -> Catalog:
     """A Catalog from a ``tokdrill.content`` Library (``.drills`` and ``.decks`` mappings).

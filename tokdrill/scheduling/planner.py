@@ -1,16 +1,19 @@
-"""The scheduling API the UI and the CLI call: record reviews and attempts, build the due
-queue, forecast, streak and readiness. Every time comes from the injected clock."""
+"""The scheduling API the UI and the CLI call: record reviews and attempts (and undo the last
+review), preview a card's intervals, build the due queue, forecast, streak and readiness.
+Every time comes from the injected clock."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from fsrs import Rating
 
 from tokdrill.clock import Clock
-from tokdrill.progress.records import Attempt, ItemState, Kind, Review
+from tokdrill.progress import settings as keys
+from tokdrill.progress.records import Attempt, ItemState, Kind, LatestAttempt, Review, to_iso
+from tokdrill.progress.settings import SettingValue
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.days import Calendar, calendar_for
@@ -44,6 +47,18 @@ class AttemptOutcome:
     attempt_id: int
     rating: Rating
     state: ItemState
+    next_due: datetime
+    """When the drill is next due, the interview's final-window rule applied."""
+
+
+@dataclass(frozen=True)
+class AttemptPreview:
+    """What recording an attempt would produce, worked out without writing: the rating, the
+    drill's next scheduler state and its next due time (final window applied)."""
+
+    rating: Rating
+    state: ItemState
+    next_due: datetime
 
 
 @dataclass(frozen=True)
@@ -77,16 +92,37 @@ class Planner:
     """Scheduling over one Store. Thread-safe as far as the Store is (it keeps no state but
     the schedulers)."""
 
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(
+        self, store: Store, clock: Clock | None = None, settings: Callable[[str], SettingValue] | None = None
+    ) -> None:
+        """``settings`` reads a setting by key (default: the store's); the app passes one that
+        also sees changes still waiting to be written."""
         self.store = store
         self.clock = clock or store.clock
-        retention = store.desired_retention()
+        self._setting = settings or store.get_setting
+        retention = self._setting(keys.DESIRED_RETENTION)
+        retention = float(retention) if isinstance(retention, (int, float)) else 0.9
         self.cards = card_scheduler(retention)
         self.drills = drill_scheduler(retention)
 
+    def interview_date(self) -> date | None:
+        """The interview day, if set."""
+        value = self._setting(keys.INTERVIEW_DATE)
+        return date.fromisoformat(value) if isinstance(value, str) else None
+
+    def _limit(self, key: str) -> int:
+        value = self._setting(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
     def calendar(self) -> Calendar:
-        """The user's calendar (stored day offset, else the machine's local offset)."""
-        return calendar_for(self.store.day_offset_minutes(), self.clock)
+        """The user's calendar (the ``timezone`` setting, else the machine's zone)."""
+        zone = self._setting(keys.TIMEZONE)
+        return calendar_for(zone if isinstance(zone, str) else None, self.clock)
+
+    def next_due(self, state: ItemState) -> datetime:
+        """When an item is next due: its scheduler's due time, brought forward into the final
+        window before the interview when one is set (the same rule the queue and stats use)."""
+        return effective_due(state, self.interview_date(), self.calendar())
 
     # -- recording -----------------------------------------------------------------------
 
@@ -106,11 +142,13 @@ class Planner:
             reps=1 if before is None else before.reps + 1,
         )
 
-    def review_card(self, card_id: str, rating: Rating | int, answer_seconds: float) -> ReviewOutcome:
-        """Record a flashcard review now; the card's state is read and updated in the same
-        write transaction, so concurrent reviews never lose one another."""
+    def review_card(
+        self, card_id: str, rating: Rating | int, answer_seconds: float, at: datetime | None = None
+    ) -> ReviewOutcome:
+        """Record a flashcard review made ``at`` (default now); the card's state is read and
+        updated in the same write transaction, so concurrent reviews never lose one another."""
         rating = Rating(int(rating))
-        at = self.clock.now()
+        at = self.clock.now() if at is None else at
         with self.store.write() as w:
             before = w.item_state("card", card_id)
             after = self._next_state("card", card_id, before, rating, at, round(answer_seconds * 1000))
@@ -132,7 +170,53 @@ class Planner:
             w.put_item_state(after)
             if attempt.passed:
                 w.clear_draft(attempt.drill_id, attempt.mode)
-        return AttemptOutcome(attempt_id, rating, after)
+        return AttemptOutcome(attempt_id, rating, after, self.next_due(after))
+
+    def preview_attempt(self, attempt: Attempt) -> AttemptPreview:
+        """The rating, next state and next due an attempt would get from the stored state now
+        (nothing is written; the results screen shows this while the write is queued)."""
+        rating = drill_rating(attempt.passed, attempt.active_seconds, attempt.target_seconds)
+        before = self.store.item_state("drill", attempt.drill_id)
+        after = self._next_state("drill", attempt.drill_id, before, rating, attempt.ended_at, None)
+        return AttemptPreview(rating, after, self.next_due(after))
+
+    def preview_intervals(self, card_id: str) -> dict[int, timedelta]:
+        """For each rating (1 Again .. 4 Easy), how long until the card would be due again if
+        rated so now. Nothing is stored."""
+        now = self.clock.now()
+        before = self.store.item_state("card", card_id)
+        out: dict[int, timedelta] = {}
+        for rating in Rating:
+            after = self._next_state("card", card_id, before, rating, now, None)
+            out[int(rating)] = max(timedelta(0), after.due - now)
+        return out
+
+    def undo_last_review(self, since: datetime | None = None) -> str | None:
+        """Delete the newest review (of any card) and put that card's scheduler state back as it
+        was before it; returns the card id, or None when there is nothing to undo (no review,
+        or the newest is older than ``since``). One write transaction."""
+        with self.store.write() as w:
+            review = w.newest_review()
+            if review is None or review.id is None or (since is not None and review.reviewed_at < since):
+                return None
+            current = w.item_state("card", review.card_id)
+            w.delete_review(review.id)
+            if review.state_before is None or current is None or current.reps <= 1:
+                w.delete_item_state("card", review.card_id)
+            else:
+                card = to_fsrs(review.state_before)
+                w.put_item_state(
+                    ItemState(
+                        kind="card",
+                        item_id=review.card_id,
+                        state=review.state_before,
+                        due=card.due,
+                        last_review=card.last_review,
+                        first_seen=current.first_seen,
+                        reps=current.reps - 1,
+                    )
+                )
+        return review.card_id
 
     # -- queue ---------------------------------------------------------------------------
 
@@ -145,6 +229,7 @@ class Planner:
         interview: date | None,
         cal: Calendar,
         now: datetime,
+        extra_new: int = 0,
     ) -> tuple[tuple[DueItem, ...], int, int]:
         scheduler = self.cards if kind == "card" else self.drills
         today_start = cal.start_of(cal.day_of(now))
@@ -161,29 +246,33 @@ class Planner:
             when = effective_due(state, interview, cal)
             if when <= now:
                 due.append(DueItem(kind, item_id, when, retrievability(scheduler, state.state, now)))
-        limit = new_item_limit(limit_setting, len(new) + introduced_today, cal.day_of(now), interview)
+        limit = new_item_limit(limit_setting, len(new) + introduced_today, cal.day_of(now), interview) + extra_new
         left = max(0, limit - introduced_today)
         due.sort(key=lambda d: (d.due, d.item_id))
         queue = tuple(due) + tuple(DueItem(kind, i, None, 0.0) for i in new[:left])
         return queue, limit, left
 
-    def due_queue(self, catalog: Catalog) -> DueQueue:
-        """Cards and drills to practise now (items of retired content are never queued)."""
-        now, cal, interview = self.clock.now(), self.calendar(), self.store.interview_date()
+    def due_queue(self, catalog: Catalog, extra_new: int = 0) -> DueQueue:
+        """Cards and drills to practise now (items of retired content are never queued).
+
+        ``extra_new`` raises today's new-card limit by that many ("study more" once the day's
+        new cards are done); the caller keeps the running total for the day."""
+        now, cal, interview = self.clock.now(), self.calendar(), self.interview_date()
         cards, card_limit, card_left = self._queue(
             "card",
             catalog.card_ids,
             self.store.item_states("card"),
-            self.store.new_cards_per_day(),
+            self._limit(keys.NEW_CARDS_PER_DAY),
             interview,
             cal,
             now,
+            max(0, extra_new),
         )
         drills, drill_limit, drill_left = self._queue(
             "drill",
             catalog.drill_ids,
             self.store.item_states("drill"),
-            self.store.new_drills_per_day(),
+            self._limit(keys.NEW_DRILLS_PER_DAY),
             interview,
             cal,
             now,
@@ -197,7 +286,7 @@ class Planner:
     ) -> tuple[int, ...]:
         """How many of ``ids`` (reviewed before) fall due on each of the next ``days`` local
         days; overdue items count on day 0 (today)."""
-        now, cal, interview = self.clock.now(), self.calendar(), self.store.interview_date()
+        now, cal, interview = self.clock.now(), self.calendar(), self.interview_date()
         today = cal.day_of(now)
         counts = [0] * days
         for item_id in ids:
@@ -209,64 +298,44 @@ class Planner:
                 counts[max(0, offset)] += 1
         return tuple(counts)
 
-    def forecast(self, catalog: Catalog, days: int = FORECAST_DAYS) -> tuple[int, ...]:
-        """Due reviews (cards and drills together) on each of the next ``days`` days."""
-        cards = self.due_days(self.store.item_states("card"), catalog.card_ids, days)
-        drills = self.due_days(self.store.item_states("drill"), catalog.drill_ids, days)
-        return tuple(a + b for a, b in zip(cards, drills))
-
     def streak(self) -> int:
         """Consecutive local days with at least one attempt or review, ending today (or
-        yesterday, when nothing has been done yet today). One SQL query walking back a day at a
-        time over the time indexes."""
+        yesterday, when nothing has been done yet today). Walks back one local day at a time
+        (two indexed look-ups a day), so days of 23 or 25 hours count as one day each."""
         cal = self.calendar()
-        today = cal.day_of(self.clock.now())
-        base = cal.start_of(today + timedelta(days=1)).strftime("%Y-%m-%d %H:%M:%S")
-        # lo(n) = start of the day n days before tomorrow, in the stored text format
-        lo = "strftime('%Y-%m-%dT%H:%M:%S', ?1, '-' || (n + 1) || ' days') || '.000000+00:00'"
-        hi = "strftime('%Y-%m-%dT%H:%M:%S', ?1, '-' || n || ' days') || '.000000+00:00'"
-        active = (
-            f"EXISTS (SELECT 1 FROM attempts WHERE ended_at >= {lo} AND ended_at < {hi}) "
-            f"OR EXISTS (SELECT 1 FROM reviews WHERE reviewed_at >= {lo} AND reviewed_at < {hi})"
+        day = cal.day_of(self.clock.now())
+        sql = (
+            "SELECT EXISTS (SELECT 1 FROM attempts WHERE ended_at >= ?1 AND ended_at < ?2) "
+            "OR EXISTS (SELECT 1 FROM reviews WHERE reviewed_at >= ?1 AND reviewed_at < ?2)"
         )
+        count = 0
         with self.store.read() as conn:
-            first = 0 if conn.execute(f"SELECT {active} FROM (SELECT 0 AS n)", (base,)).fetchone()[0] else 1
-            row = conn.execute(
-                f"WITH RECURSIVE back(n) AS (SELECT ?2 UNION ALL SELECT n + 1 FROM back WHERE {active}) "
-                "SELECT MAX(n) - ?2 FROM back",
-                (base, first),
-            ).fetchone()
-        return int(row[0])
 
-    def latest_attempts(self, drill_ids: Iterable[str]) -> dict[str, tuple[float, bool]]:
-        """Each drill's latest attempt as (active seconds, passed); drills never tried are absent."""
-        out: dict[str, tuple[float, bool]] = {}
-        with self.store.read() as conn:
-            for drill_id in drill_ids:
-                row = conn.execute(
-                    "SELECT active_seconds, passed FROM attempts WHERE drill_id = ? "
-                    "ORDER BY ended_at DESC, id DESC LIMIT 1",
-                    (drill_id,),
-                ).fetchone()
-                if row is not None:
-                    out[drill_id] = (float(row[0]), bool(row[1]))
-        return out
+            def active(d: date) -> bool:
+                return bool(conn.execute(sql, (to_iso(cal.start_of(d)), to_iso(cal.end_of(d)))).fetchone()[0])
+
+            if not active(day):
+                day -= timedelta(days=1)
+            while day.year > 1970 and active(day):
+                count += 1
+                day -= timedelta(days=1)
+        return count
 
     def readiness(
         self,
         catalog: Catalog,
-        latest: Mapping[str, tuple[float, bool]] | None = None,
+        latest: Mapping[str, LatestAttempt] | None = None,
         card_states: Mapping[str, ItemState] | None = None,
         drill_states: Mapping[str, ItemState] | None = None,
     ) -> Readiness | None:
         """Readiness by the interview date, or None when no date is set or the interview day
         has passed (``latest`` and the states are read from the store unless given)."""
-        interview = self.store.interview_date()
+        interview = self.interview_date()
         cal = self.calendar()
         if interview is None or cal.day_of(self.clock.now()) > interview:
             return None
         if latest is None:
-            latest = self.latest_attempts(catalog.drill_ids)
+            latest = self.store.latest_attempts(catalog.drill_ids)
         return compute_readiness(
             catalog,
             self.store.item_states("card") if card_states is None else card_states,

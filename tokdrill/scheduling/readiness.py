@@ -23,10 +23,18 @@ from datetime import date, datetime, timedelta
 
 from fsrs import Scheduler
 
-from tokdrill.progress.records import ItemState, Kind
+from tokdrill.progress.records import ItemState, Kind, LatestAttempt
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.days import Calendar
 from tokdrill.scheduling.fsrs_bridge import retrievability
+
+READINESS_EXPLANATION = (
+    "Readiness predicts how much you would get right on the interview morning: the recall FSRS "
+    "expects then for each card, and for each drill that recall scaled by how your latest attempt "
+    "compares with its target time (cards and drills count half each). It rises as you review "
+    "what is due, bring in new cards and drills, and pass drills within their target time."
+)
+"""What the readiness percentage means and what raises it (the app and `tokdrill stats` show it)."""
 
 FINAL_WINDOW_DAYS = 3
 """Every item must be reviewed within this many days before the interview day."""
@@ -118,7 +126,7 @@ def compute_readiness(
     catalog: Catalog,
     card_states: Mapping[str, ItemState],
     drill_states: Mapping[str, ItemState],
-    latest: Mapping[str, tuple[float, bool]],
+    latest: Mapping[str, LatestAttempt],
     interview: date,
     today: date,
     calendar: Calendar,
@@ -127,7 +135,7 @@ def compute_readiness(
     weakest_count: int = WEAKEST_COUNT,
 ) -> Readiness:
     """Readiness of the catalog's items on ``interview`` from their stored states and each
-    drill's latest (seconds, passed)."""
+    drill's latest attempt."""
     at = calendar.start_of(interview)
     cards: list[ItemReadiness] = []
     decks: dict[str, float] = {}
@@ -143,7 +151,9 @@ def compute_readiness(
     for drill_id, target in catalog.drill_targets.items():
         state = drill_states.get(drill_id)
         r = retrievability(drill_scheduler, None if state is None else state.state, at)
-        seconds, passed = latest.get(drill_id, (None, None))
+        newest = latest.get(drill_id)
+        seconds = None if newest is None else newest.active_seconds
+        passed = None if newest is None else newest.passed
         speed = 0.0
         if seconds is not None and passed:
             speed = 1.0 if seconds <= 0 else min(1.0, target / seconds)

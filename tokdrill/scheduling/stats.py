@@ -17,9 +17,11 @@ from typing import Any
 
 from tokdrill.clock import Clock
 from tokdrill.progress.records import RetiredItems, to_iso
-from tokdrill.progress.store import Store
+from tokdrill.progress.store import Store, checked_number
+from tokdrill.scheduling.catalog import Catalog
+from tokdrill.scheduling.days import Calendar
 from tokdrill.scheduling.planner import Planner
-from tokdrill.scheduling.readiness import effective_due
+from tokdrill.scheduling.readiness import Readiness, effective_due
 
 TREND_LENGTH = 10
 """How many recent passing times a drill's trend holds (oldest first)."""
@@ -70,7 +72,7 @@ class Stats:
     due_now_cards: int
     due_now_drills: int
     forecast: tuple[int, ...]
-    readiness: Any  # tokdrill.scheduling.Readiness | None
+    readiness: Readiness | None
     retired: RetiredItems
     activity: tuple[tuple[date, int], ...] = ()  # attempts + reviews per local day, oldest first
 
@@ -120,27 +122,35 @@ class Stats:
 
 
 def _median(conn: Any, drill_id: str, passes: int) -> float | None:
-    if passes == 0:
+    if passes <= 0:
         return None
     rows = conn.execute(
         "SELECT active_seconds FROM attempts WHERE drill_id = ? AND passed = 1 "
         "ORDER BY active_seconds LIMIT ? OFFSET ?",
         (drill_id, 2 - passes % 2, (passes - 1) // 2),
     ).fetchall()
-    return sum(r[0] for r in rows) / len(rows)
+    values = [checked_number(r[0], f"attempts of {drill_id!r}: active_seconds") for r in rows]
+    return sum(values) / len(values) if values else None
+
+
+def _count(value: object, where: str) -> int:
+    number = checked_number(value, where)
+    return int(number)
 
 
 ACTIVITY_DAYS = 28
 
 
-def daily_activity(store: Store, calendar: Any, today: date, days: int = ACTIVITY_DAYS) -> tuple[tuple[date, int], ...]:
+def daily_activity(
+    store: Store, calendar: Calendar, today: date, days: int = ACTIVITY_DAYS
+) -> tuple[tuple[date, int], ...]:
     """Attempts + reviews on each of the ``days`` local days ending ``today``, oldest first
     (``calendar`` is the planner's, so a day starts where the streak's days start)."""
     out = []
     with store.read() as conn:
         for back in range(days - 1, -1, -1):
             day = today - timedelta(days=back)
-            lo, hi = to_iso(calendar.start_of(day)), to_iso(calendar.start_of(day + timedelta(days=1)))
+            lo, hi = to_iso(calendar.start_of(day)), to_iso(calendar.end_of(day))
             n = conn.execute(
                 "SELECT (SELECT count(*) FROM attempts WHERE ended_at >= ?1 AND ended_at < ?2)"
                 " + (SELECT count(*) FROM reviews WHERE reviewed_at >= ?1 AND reviewed_at < ?2)",
@@ -150,18 +160,25 @@ def daily_activity(store: Store, calendar: Any, today: date, days: int = ACTIVIT
     return tuple(out)
 
 
-def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Stats:
+def compute_stats(store: Store, catalog: Catalog, clock: Clock | None = None, planner: Planner | None = None) -> Stats:
     """Stats of everything in ``store`` for the content in ``catalog`` (a
-    ``tokdrill.scheduling.Catalog``), at the clock's current time, from one read snapshot."""
-    planner = Planner(store, clock)
+    ``tokdrill.scheduling.Catalog``), at the clock's current time, from one read snapshot
+    (``planner``: the one to use, e.g. the app's, which sees settings not yet written)."""
+    planner = planner or Planner(store, clock)
     now = planner.clock.now()
     titles: Mapping[str, str] = catalog.titles
     with store.read() as conn:
         cal = planner.calendar()
-        interview = store.interview_date()
+        interview = planner.interview_date()
         # Counters kept by triggers (schema v2): no scan of the history.
-        drill_agg = {r[0]: r[1:] for r in conn.execute("SELECT drill_id, attempts, passes FROM drill_totals")}
-        card_agg = {r[0]: r[1:] for r in conn.execute("SELECT card_id, reviews, good FROM card_totals")}
+        drill_agg = {
+            str(r[0]): (_count(r[1], f"drill_totals {r[0]!r}"), _count(r[2], f"drill_totals {r[0]!r}"))
+            for r in conn.execute("SELECT drill_id, attempts, passes FROM drill_totals")
+        }
+        card_agg = {
+            str(r[0]): (_count(r[1], f"card_totals {r[0]!r}"), _count(r[2], f"card_totals {r[0]!r}"))
+            for r in conn.execute("SELECT card_id, reviews, good FROM card_totals")
+        }
         card_states = store.item_states("card")
         drill_states = store.item_states("drill")
         draft_drills = {r[0] for r in conn.execute("SELECT DISTINCT drill_id FROM drafts")}
@@ -169,27 +186,20 @@ def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Sta
         known_drills = set(catalog.drill_targets)
         retired_drills = sorted((set(drill_agg) | set(drill_states) | draft_drills) - known_drills)
         drills = []
-        latest_map: dict[str, tuple[float, bool]] = {}
-        for drill_id in list(catalog.drill_targets) + retired_drills:
+        all_drills = list(catalog.drill_targets) + retired_drills
+        latest_map = store.latest_attempts(all_drills)
+        for drill_id in all_drills:
             count, passes = drill_agg.get(drill_id, (0, 0))
-            best = conn.execute(
-                "SELECT MIN(active_seconds) FROM attempts WHERE drill_id = ? AND passed = 1", (drill_id,)
-            ).fetchone()[0]
-            latest = conn.execute(
-                "SELECT active_seconds, passed, target_seconds FROM attempts WHERE drill_id = ? "
-                "ORDER BY ended_at DESC, id DESC LIMIT 1",
-                (drill_id,),
-            ).fetchone()
+            best = store.best_seconds(drill_id)
+            latest = latest_map.get(drill_id)
             trend = [
-                r[0]
+                checked_number(r[0], f"attempts of {drill_id!r}: active_seconds")
                 for r in conn.execute(
                     "SELECT active_seconds FROM attempts WHERE drill_id = ? AND passed = 1 "
                     "ORDER BY ended_at DESC, id DESC LIMIT ?",
                     (drill_id, TREND_LENGTH),
                 )
             ]
-            if latest is not None:
-                latest_map[drill_id] = (float(latest[0]), bool(latest[1]))
             retired = drill_id not in known_drills
             state = drill_states.get(drill_id)
             drills.append(
@@ -197,14 +207,14 @@ def compute_stats(store: Store, catalog: Any, clock: Clock | None = None) -> Sta
                     drill_id=drill_id,
                     title=titles.get(drill_id, drill_id),
                     target_seconds=int(
-                        catalog.drill_targets[drill_id] if not retired else (latest[2] if latest else 0)
+                        catalog.drill_targets[drill_id] if not retired else (latest.target_seconds if latest else 0)
                     ),
                     attempts=count,
                     passes=passes,
                     best_seconds=best,
                     median_seconds=_median(conn, drill_id, passes),
-                    latest_seconds=None if latest is None else float(latest[0]),
-                    latest_passed=None if latest is None else bool(latest[1]),
+                    latest_seconds=None if latest is None else latest.active_seconds,
+                    latest_passed=None if latest is None else latest.passed,
                     trend=tuple(reversed(trend)),
                     due=None if state is None else effective_due(state, interview, cal),
                     retired=retired,

@@ -19,8 +19,9 @@ from textual.widgets import Input, TextArea
 
 from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
+from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.ui import keymap
-from tokdrill.ui.messages import OpenCard, OpenDrill, SettingsChanged
+from tokdrill.ui.messages import OpenCard, OpenDrill, SettingsChanged, StoreStatusChanged
 
 if TYPE_CHECKING:
     from tokdrill.ui.screens.drill import DrillScreen
@@ -49,6 +50,7 @@ class TokdrillApp(App[None]):
         super().__init__()
         self.backend = backend
         self.cursor_blink = cursor_blink
+        self.final_store_status: StoreStatus | None = None
 
     def get_default_screen(self) -> Screen[None]:
         """Today is the bottom of the screen stack."""
@@ -57,6 +59,7 @@ class TokdrillApp(App[None]):
         return HomeScreen(self.backend)
 
     def on_mount(self) -> None:
+        self.backend.set_store_listener(self._post_store_status)
         self._announce_problems(self.backend.problems)
         # once start-up has settled, so that it does not compete with the first frames
         self.set_timer(SYMBOL_CHECK_DELAY, self.check_symbols)
@@ -92,11 +95,26 @@ class TokdrillApp(App[None]):
                 timeout=8,
             )
 
+    def _post_store_status(self, status: StoreStatus) -> None:
+        self.post_message(StoreStatusChanged(status))  # thread-safe: called from the writer's thread
+
+    def on_store_status_changed(self, message: StoreStatusChanged) -> None:
+        """Store trouble (or its end) as a notification; the app goes on either way."""
+        status = message.status
+        if status.state == "saved":
+            self.notify("Progress saved again; nothing was lost.", title="Progress", timeout=5)
+            return
+        if status.state == "lost":
+            self.notify(status.message, title="Progress not saved", severity="error", timeout=30)
+        else:
+            self.notify(status.message, title="Progress not saved", severity="warning", timeout=30)
+
     def on_unmount(self) -> None:
         drill = self._drill_screen()
         if drill is not None:  # quitting mid-drill keeps the draft
             drill.save_draft()
-        self.backend.close()
+        self.backend.set_store_listener(None)
+        self.final_store_status = self.backend.close()
 
     # ------------------------------------------------------------------------ navigation
     def _show(self, screen: Screen[None]) -> None:
@@ -239,7 +257,20 @@ class TokdrillApp(App[None]):
         )
         yield SystemCommand("Help: keys", "Every key binding, and what readiness means (F1)", self.action_help)
         yield SystemCommand("Start next item", "The first item due today", self._start_next)
+        if self.backend.store_damaged:
+            yield SystemCommand(
+                "Repair progress", "Continue from what could be read of the damaged database", self._repair_store
+            )
+        if self.backend.store_status().pending:
+            yield SystemCommand("Retry saving progress", "Try the unsaved changes again now", self._retry_saving)
         yield from screen_commands(screen)
+
+    def _repair_store(self) -> None:
+        self.notify(self.backend.repair_store(), title="Progress", timeout=15)
+        self.action_today()
+
+    def _retry_saving(self) -> None:
+        self.backend.progress.retry_now()
 
     def _start_next(self) -> None:
         from tokdrill.ui.screens.home import HomeScreen

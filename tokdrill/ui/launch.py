@@ -19,6 +19,13 @@ def build_app(args: argparse.Namespace) -> TokdrillApp:
 
 
 def launch_app(args: argparse.Namespace) -> int:
-    """Run the app until the user quits; returns the exit code (0)."""
-    build_app(args).run()
+    """Run the app until the user quits; returns the exit code (0). Changes that could not be
+    saved are named on stderr (they are kept in a side file and saved on the next start)."""
+    import sys
+
+    app = build_app(args)
+    app.run()
+    status = app.final_store_status
+    if status is not None and status.pending:
+        print(f"tokdrill: {status.message}", file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ from textual.message import Message
 
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Mode
+from tokdrill.progress.write_queue import StoreStatus
 
 
 class GradeFinished(Message):
@@ -48,3 +49,11 @@ class OpenCard(Message):
 
 class SettingsChanged(Message):
     """Settings were saved; screens showing what they affect refresh."""
+
+
+class StoreStatusChanged(Message):
+    """Saving progress failed, recovered, or stopped (posted from the store writer's thread)."""
+
+    def __init__(self, status: StoreStatus) -> None:
+        super().__init__()
+        self.status = status

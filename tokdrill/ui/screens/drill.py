@@ -296,6 +296,7 @@ class DrillScreen(Screen[None]):
         self.dirty = False
         progress = self.tracker.update(self.editor.document.lines) if self.tracker else None
         self.last_progress = progress or self.last_progress
+        typing = self.typing_figures()
         return self.backend.record_attempt(
             self.drill,
             self.mode,
@@ -305,7 +306,10 @@ class DrillScreen(Screen[None]):
             submissions=self.submissions,
             keystrokes=self.keystrokes,
             retype_accuracy=None if progress is None else progress.accuracy,
-            typing=self.typing_figures(),
+            wpm=None if typing is None else typing.wpm,
+            typing_accuracy=None if typing is None else typing.accuracy,
+            corrected_errors=None if typing is None else typing.corrected_errors,
+            costly_keys=None if typing is None else typing.costly_keys,
         )
 
     def action_scroll_results(self, direction: int) -> None:

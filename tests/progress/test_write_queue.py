@@ -1,0 +1,215 @@
+"""The write queue: writes leave the caller at once, survive a full disk and a lock held by
+another process (kept in memory and in a side file, retried, reported once), and a journal left
+by a run that could not save is replayed on the next start."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import threading
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from factories import T0, make_attempt
+from faults import BIG, WAIT, Statuses, full_after, release
+
+from tokdrill.clock import FixedClock
+from tokdrill.progress.records import Draft
+from tokdrill.progress.store import Store
+from tokdrill.progress.write_queue import JOURNAL_NAME, WriteQueue, read_journals
+from tokdrill.scheduling import recording
+from tokdrill.scheduling.keeper import ProgressKeeper
+
+
+@pytest.fixture
+def db(db_path: Path) -> Path:
+    Store.open(db_path).close()
+    return db_path
+
+
+def test_writes_are_applied_in_order_off_the_callers_thread(db: Path, clock: FixedClock) -> None:
+    threads: list[str] = []
+    queue = WriteQueue(db, clock)
+    for i in range(5):
+        clock.advance(minutes=1)
+        job = recording.review_job(f"c{i}", 3, 1.0, clock.now(), clock)
+        queue.submit(
+            job.__class__(
+                job.label, job.entry, lambda s, j=job: (threads.append(threading.current_thread().name), j.run(s))
+            )
+        )
+    assert queue.flush(WAIT)
+    queue.close()
+    assert set(threads) == {"tokdrill-store-writer"}
+    with Store.open(db) as store:
+        assert [r.card_id for r in reversed(store.reviews())] == ["c0", "c1", "c2", "c3", "c4"]
+    assert not (db.parent / JOURNAL_NAME).exists()
+
+
+def test_disk_full_keeps_the_write_reports_once_and_saves_it_when_space_returns(db: Path, clock: FixedClock) -> None:
+    statuses = Statuses()
+    opener = full_after(0)
+    queue = WriteQueue(db, clock, statuses, open_store=opener)
+    queue.submit(recording.attempt_job(make_attempt(tests=BIG), clock))
+    trouble = statuses.wait_for("retrying")
+    assert trouble.problem == "full" and "disk" in trouble.message and "free some disk space" in trouble.message
+    assert str(db) in trouble.message and trouble.pending == 1
+    journal = db.parent / JOURNAL_NAME
+    assert trouble.journal == journal and json.loads(journal.read_text())["op"] == "attempt"
+    queue.submit(recording.draft_job(Draft("bpe-train", "retype", "typed after the disk filled", 3.0, T0)))
+    assert "typed after the disk filled" in journal.read_text()  # the side file follows at once
+    assert [s.state for s in statuses.seen].count("retrying") == 1  # reported once, not per retry
+    opener.free_space()  # type: ignore[attr-defined]
+    queue.retry_now()
+    assert queue.flush(WAIT)
+    statuses.wait_for("saved")
+    queue.close()
+    with Store.open(db) as store:
+        assert store.count("attempts") == 1
+        assert store.draft("bpe-train", "retype").text == "typed after the disk filled"
+    assert not journal.exists()
+
+
+def test_sqlite_full_at_the_nth_write(db: Path, clock: FixedClock) -> None:
+    """The database may grow a little, then fills up in the middle of a run of writes."""
+    statuses = Statuses()
+    opener = full_after(3)
+    queue = WriteQueue(db, clock, statuses, open_store=opener)
+    for _ in range(40):
+        clock.advance(hours=1)
+        queue.submit(recording.attempt_job(make_attempt(at=clock.now(), tests=BIG), clock))
+    statuses.wait_for("retrying")
+    with Store.open(db) as reader:
+        written = reader.count("attempts")
+    assert 0 < written < 40
+    assert len(queue.pending()) == 40 - written
+    opener.free_space()  # type: ignore[attr-defined]
+    queue.retry_now()
+    assert queue.flush(WAIT)
+    queue.close()
+    with Store.open(db) as store:
+        assert store.count("attempts") == 40
+
+
+def test_a_lock_held_by_another_process_never_blocks_the_caller(
+    db: Path, clock: FixedClock, locked: subprocess.Popen[str]
+) -> None:
+    statuses = Statuses()
+    keeper, problems = ProgressKeeper.open(db, clock)
+    keeper.set_listener(statuses)
+    assert problems == []
+    keeper.rate_card("bpe-why", 3, 2.0)  # returns while the other process still holds the lock
+    keeper.save_draft(Draft("bpe-train", "recall", "def train(", 4.0, clock.now()))
+    assert locked.poll() is None  # the lock was held the whole time the calls above ran
+    trouble = statuses.wait_for("retrying")
+    assert trouble.problem == "busy" and "another tokdrill" in trouble.message
+    assert keeper.draft("bpe-train", "recall").text == "def train("  # reads see the pending draft
+    assert keeper.cards_rated_pending() == {"bpe-why"}
+    with Store.open(db, busy_timeout=0.1, read_only=True) as reader:
+        assert reader.count("reviews") == 0
+    release(locked)
+    keeper.retry_now()
+    statuses.wait_for("saved")
+    assert keeper.store.count("reviews") == 1
+    assert keeper.store.draft("bpe-train", "recall").text == "def train("
+    keeper.close()
+
+
+def test_closing_with_writes_pending_leaves_them_for_the_next_start(
+    db: Path, clock: FixedClock, locked: subprocess.Popen[str]
+) -> None:
+    keeper, _ = ProgressKeeper.open(db, clock)
+    keeper.rate_card("bpe-why", 4, 2.0)
+    clock.advance(seconds=5)
+    keeper.record_attempt(make_attempt(at=clock.now(), tests=()))
+    keeper.set_setting("mock_minutes", 60)
+    status = keeper.close(grace=0.5)
+    assert status.pending == 3 and status.journal == db.parent / JOURNAL_NAME
+    release(locked)
+    entries, _files, problems = read_journals(db.parent)
+    assert [e["op"] for e in entries] == ["review", "attempt", "setting"] and problems == []
+    again, notes = ProgressKeeper.open(db, clock)
+    assert any("earlier run could not save" in n for n in notes)
+    store = again.store
+    assert (store.count("reviews"), store.count("attempts"), store.mock_minutes()) == (1, 1, 60)
+    again.close()
+    assert not (db.parent / JOURNAL_NAME).exists()
+
+
+def test_replaying_a_journal_twice_adds_nothing_twice(db: Path, clock: FixedClock) -> None:
+    """A run killed after committing but before clearing its journal replays the same writes."""
+    jobs = [
+        recording.review_job("bpe-why", 3, 1.0, T0, clock),
+        recording.attempt_job(make_attempt(tests=()), clock),
+        recording.draft_job(Draft("wp", "retype", "old", 1.0, T0)),
+    ]
+    journal = db.parent / JOURNAL_NAME
+    text = "".join(json.dumps(j.entry) + "\n" for j in jobs)
+    for _ in range(2):
+        journal.write_text(text)
+        keeper, _ = ProgressKeeper.open(db, clock)
+        keeper.store  # noqa: B018 - waits for the replay
+        keeper.close()
+    with Store.open(db) as store:
+        assert (store.count("reviews"), store.count("attempts"), store.count("drafts")) == (1, 1, 1)
+        store.save_draft(Draft("wp", "retype", "newer", 2.0, T0 + timedelta(hours=1)))
+    journal.write_text(text)  # an old draft in a journal never overwrites a newer stored one
+    keeper, _ = ProgressKeeper.open(db, clock)
+    assert keeper.store.draft("wp", "retype").text == "newer"
+    keeper.close()
+
+
+def test_a_damaged_journal_line_is_named_and_the_rest_replayed(db: Path, clock: FixedClock) -> None:
+    good = recording.review_job("bpe-why", 3, 1.0, T0, clock).entry
+    (db.parent / JOURNAL_NAME).write_text(
+        json.dumps(good) + "\n{not json\n" + json.dumps({"op": "review", "card_id": 5}) + "\n"
+    )
+    keeper, notes = ProgressKeeper.open(db, clock)
+    assert any(f"{JOURNAL_NAME}:2" in n for n in notes)
+    assert any("skipped one write" in n for n in notes)
+    assert keeper.store.count("reviews") == 1
+    keeper.close()
+
+
+def test_an_invalid_write_is_refused_to_the_caller_not_queued(db: Path, clock: FixedClock) -> None:
+    keeper, _ = ProgressKeeper.open(db, clock)
+    with pytest.raises(ValueError, match="mode"):
+        keeper.record_attempt(make_attempt(mode="typing", tests=()))
+    with pytest.raises(ValueError):
+        keeper.set_setting("mock_minutes", 1000)
+    assert keeper.status().pending == 0
+    keeper.close()
+
+
+def test_the_undo_of_a_rating_still_queued_goes_in_order(
+    db: Path, clock: FixedClock, locked: subprocess.Popen[str]
+) -> None:
+    keeper, _ = ProgressKeeper.open(db, clock)
+    keeper.rate_card("a", 3, 1.0)
+    clock.advance(seconds=1)
+    keeper.rate_card("b", 1, 1.0)
+    assert keeper.undo_last_review() == "b"
+    assert keeper.undo_last_review() == "a"
+    assert keeper.undo_last_review() is None
+    release(locked)
+    keeper.retry_now()
+    assert keeper.store.count("reviews") == 0 and keeper.store.item_states("card") == {}
+    keeper.close()
+
+
+def test_the_writer_survives_a_store_that_cannot_even_be_opened(tmp_path: Path, clock: FixedClock) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "progress.sqlite3"
+    path.mkdir()  # a folder where the database should be
+    statuses = Statuses()
+    keeper, problems = ProgressKeeper.open(path, clock)
+    keeper.set_listener(statuses)
+    assert any("is a folder" in p for p in problems)
+    keeper.rate_card("bpe-why", 3, 1.0)
+    keeper.close(grace=0.2)
+    assert json.loads((folder / JOURNAL_NAME).read_text())["card_id"] == "bpe-why"
+    with pytest.raises(sqlite3.Error):
+        sqlite3.connect(path).execute("SELECT 1 FROM reviews")
