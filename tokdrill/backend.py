@@ -76,6 +76,22 @@ class AttemptSummary:
     next_due: str
 
 
+@dataclass(frozen=True)
+class TypingPoint:
+    """One retype attempt's typing figures (for the Stats screen's typing trend)."""
+
+    drill_id: str
+    ended_at: datetime
+    wpm: float
+    accuracy: float | None
+    corrected_errors: int | None
+    costly_keys: tuple[tuple[str, int], ...]
+
+
+TYPING_HISTORY = 30
+"""How many recent retype attempts the typing trend covers."""
+
+
 class Backend:
     """Content + store + planner + grader + clock, opened once per app run."""
 
@@ -97,6 +113,11 @@ class Backend:
         """The progress store with every queued write applied (waits for them): for commands
         and tests. Screens use the methods below, which never wait for the database."""
         return self.progress.store
+
+    @property
+    def catalog(self) -> Catalog:
+        """The content's ids and targets as the scheduler sees them."""
+        return self._catalog
 
     @property
     def _planner(self) -> Planner:
@@ -426,6 +447,20 @@ class Backend:
         from tokdrill.scheduling.stats import compute_stats
 
         return self.progress.guarded_view(lambda: compute_stats(self._reader, self._catalog, self.clock, self._planner))
+
+    def typing_history(self, limit: int = TYPING_HISTORY) -> list[TypingPoint]:
+        """The typing figures of the newest ``limit`` retype attempts that have them, oldest first."""
+
+        def read() -> list[TypingPoint]:
+            points = [
+                TypingPoint(a.drill_id, a.ended_at, a.wpm, a.typing_accuracy, a.corrected_errors, a.costly_keys or ())
+                for a in self._reader.attempts(mode="retype")
+                if a.wpm is not None
+            ]
+            return points[:limit][::-1]
+
+        none: list[TypingPoint] = []
+        return self.progress.guarded(read, none)
 
     def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
         """Attempts + reviews per local day for the last ``days`` days, oldest first."""

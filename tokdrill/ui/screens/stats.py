@@ -5,14 +5,17 @@ The numbers come from ``tokdrill.scheduling.stats.compute_stats``, the same as `
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Sparkline, Static
 
-from tokdrill.backend import Backend
+from tokdrill.backend import Backend, TypingPoint
 from tokdrill.clock import clock_text
+from tokdrill.content.model import Drill
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural, sparkline
 from tokdrill.ui.widgets.footer import FittingFooter
@@ -34,6 +37,34 @@ def heat_row(counts: list[int]) -> str:
     return "".join("·" if n == 0 else _HEAT[min(4, 1 + (n * 3) // top)] for n in counts)
 
 
+def typing_text(points: list[TypingPoint], drills: Mapping[str, Drill]) -> Text:
+    """Latest and best WPM, latest accuracy and a WPM trend, overall and per drill typed."""
+    if not points:
+        return Text("No typing figures yet: they are measured in retype mode.", style="dim")
+    out = Text()
+    latest = points[-1]
+    out.append(f"latest {latest.wpm:.0f} wpm", style="bold")
+    if latest.accuracy is not None:
+        out.append(f" · accuracy {percent(latest.accuracy)}")
+    out.append(f" · best {max(p.wpm for p in points):.0f} wpm · trend ")
+    out.append(sparkline([p.wpm for p in points]), style="magenta")
+    costs: dict[str, int] = {}
+    for point in points[-5:]:
+        for key, count in point.costly_keys:
+            costs[key] = costs.get(key, 0) + count
+    if costs:
+        top = sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:4]
+        out.append("\ncostliest lately: " + ", ".join(f"`{key}` ×{n}" for key, n in top), style="dim")
+    for drill_id in dict.fromkeys(p.drill_id for p in reversed(points)):
+        mine = [p for p in points if p.drill_id == drill_id]
+        drill = drills.get(drill_id)
+        title = drill.title if drill is not None else f"{drill_id} (retired)"
+        out.append(f"\n{title[:34]:<34} ", style="")
+        out.append(f"{mine[-1].wpm:3.0f} wpm  best {max(p.wpm for p in mine):.0f}  ")
+        out.append(sparkline([p.wpm for p in mine]), style="magenta")
+    return out
+
+
 class StatsScreen(Screen[None]):
     """Progress in numbers; refreshed whenever it is shown."""
 
@@ -51,6 +82,8 @@ class StatsScreen(Screen[None]):
             yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="trend-label")
             yield Sparkline([], id="trend")
+            yield Static("Typing (retype mode)", classes="section")
+            yield Static("", id="typing")
             yield Static("Decks", classes="section")
             yield DataTable(id="deck-table", cursor_type="row", zebra_stripes=True)
             yield Static("Activity", classes="section")
@@ -116,6 +149,8 @@ class StatsScreen(Screen[None]):
                 " ".join(str(n) for n in k.forecast[:7]),
                 key=k.deck_id,
             )
+        self.typing = backend.typing_history()
+        self.query_one("#typing", Static).update(typing_text(self.typing, backend.library.drills))
         activity = backend.activity()
         counts = [n for _day, n in activity]
         text = Text()
@@ -129,6 +164,10 @@ class StatsScreen(Screen[None]):
         if practised:  # start on a drill that has a trend to show
             table.move_cursor(row=table.get_row_index(practised[0].drill_id))
         self._show_trend(practised[0].drill_id if practised else None)
+
+    def typing_trend(self, drill_id: str) -> list[float]:
+        """The WPM of the drill's recent retype attempts, oldest first."""
+        return [p.wpm for p in self.typing if p.drill_id == drill_id]
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "drill-table" and event.row_key is not None:
