@@ -88,6 +88,9 @@ class TypingPoint:
     costly_keys: tuple[tuple[str, int], ...]
 
 
+STUDY_MORE_STEP = 10
+"""New cards "study more" adds when the daily setting is 0."""
+
 TYPING_HISTORY = 30
 """How many recent retype attempts the typing trend covers."""
 
@@ -107,6 +110,7 @@ class Backend:
         self._symbols_checked = False
         self._symbols_lock = threading.Lock()
         self._catalog: Catalog = catalog_from_library(library)
+        self._extra_new: tuple[date | None, int] = (None, 0)
 
     @property
     def store(self) -> Store:
@@ -324,6 +328,31 @@ class Backend:
         """Record a review (1 Again .. 4 Easy) and reschedule the card (queued)."""
         self.progress.rate_card(card.id, rating, max(0.0, answer_seconds))
 
+    def study_more(self) -> int:
+        """Raise today's new-card limit by one day's worth (the new-cards-per-day setting, at
+        least one): "study more" once the day's new cards are done. Returns the step."""
+        value = self.progress.setting(setting_keys.NEW_CARDS_PER_DAY)
+        step = value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else STUDY_MORE_STEP
+        self._extra_new = (self._local_today(), self.extra_new_today() + step)
+        return step
+
+    def has_unseen_cards(self) -> bool:
+        """Whether any card has never been reviewed (what "study more" would bring in)."""
+
+        def read() -> bool:
+            seen = self._reader.item_states("card")
+            return any(card_id not in seen for card_id in self._catalog.card_ids)
+
+        return self.progress.guarded(read, False)
+
+    def extra_new_today(self) -> int:
+        """How many new cards "study more" has added to today's limit."""
+        day, extra = self._extra_new
+        return extra if day == self._local_today() else 0
+
+    def _local_today(self) -> date:
+        return self.progress.guarded(lambda: self._planner.calendar().day_of(self.clock.now()), self.clock.now().date())
+
     def undo_last_review(self) -> str | None:
         """Undo this session's newest rating; returns the id of the card put back, or None."""
         return self.progress.undo_last_review()
@@ -366,14 +395,16 @@ class Backend:
         self.progress.set_setting(setting_keys.INTERVIEW_DATE, None if day is None else day.isoformat())
 
     # ------------------------------------------------------------------------------- views
-    def review_queue(self, extra_new: int = 0) -> list[Card]:
+    def review_queue(self, extra_new: int | None = None) -> list[Card]:
         """Cards due now (reviews first, then today's new cards, ``extra_new`` more of them
-        for "study more"), in the planner's order; cards rated a moment ago are left out even
-        while their rating waits to be written."""
+        for "study more", by default as many as :meth:`study_more` added today), in the
+        planner's order; cards rated a moment ago are left out even while their rating waits
+        to be written."""
         rated = self.progress.cards_rated_pending()
+        extra = self.extra_new_today() if extra_new is None else extra_new
 
         def read() -> list[Card]:
-            queue = self._planner.due_queue(self._catalog, extra_new)
+            queue = self._planner.due_queue(self._catalog, extra)
             return [self.library.card(i.item_id) for i in queue.cards if i.item_id not in rated]
 
         return self.progress.guarded_view(read)

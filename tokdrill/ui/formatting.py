@@ -1,20 +1,28 @@
-"""Small text formatters shared by the screens (no Textual imports)."""
+"""Small text formatters shared by the screens (no Textual imports; durations as m:ss are
+:func:`tokdrill.clock.clock_text`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 _BARS = "▁▂▃▄▅▆▇█"
 
 
-def clock_text(seconds: float) -> str:
-    """``m:ss`` (or ``h:mm:ss``) for a non-negative duration."""
-    total = max(0, int(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}:{minutes:02d}:{secs:02d}"
-    return f"{minutes}:{secs:02d}"
+def interval_text(interval: timedelta) -> str:
+    """A scheduling interval as Anki writes it: ``1m``, ``10m``, ``3h``, ``4d``, ``2.1mo``, ``1.5y``."""
+    minutes = interval.total_seconds() / 60
+    if minutes < 60:
+        return f"{max(1, round(minutes))}m"
+    hours = minutes / 60
+    if hours < 24:
+        return f"{round(hours)}h"
+    days = hours / 24
+    if days < 30:
+        return f"{round(days)}d"
+    if days < 365:
+        return f"{days / 30:.1f}mo"
+    return f"{days / 365:.1f}y"
 
 
 def sparkline(values: Sequence[float]) -> str:
