@@ -469,8 +469,14 @@ class Backend:
         )
 
     def _title(self, kind: str, item_id: str) -> str:
+        """How an item is named to people: a drill's title, a card's question (shortened)."""
         if kind == "drill" and item_id in self.library.drills:
             return self.library.drills[item_id].title
+        if kind == "card":
+            for card in self.library.all_cards():
+                if card.id == item_id:
+                    question = " ".join(card.question.split())
+                    return question if len(question) <= 48 else question[:47] + "…"
         return item_id
 
     def stats(self) -> Stats:

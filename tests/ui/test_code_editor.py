@@ -131,7 +131,7 @@ async def test_auto_indent_choice_persists_across_drills_and_restarts(
         screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
         assert not screen.editor.auto_indent
         await pilot.press("ctrl+o")
-        assert screen.editor.auto_indent and "auto-indent on" in str(screen.query_one("#indent-state").render())
+        assert screen.editor.auto_indent and "indent on" in str(screen.query_one("#indent-state").render())
         await pilot.press("escape")
         screen = await start_drill(app, pilot, "bpe-train", "recall")
         assert screen.editor.auto_indent

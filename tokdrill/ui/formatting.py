@@ -36,6 +36,11 @@ def sparkline(values: Sequence[float]) -> str:
     return "".join(_BARS[min(len(_BARS) - 1, int((v - low) / span * (len(_BARS) - 1) + 0.5))] for v in values)
 
 
+def shorten(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the last one an ellipsis when it was cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def percent(fraction: float | None) -> str:
     """``87%`` or ``-`` when unknown."""
     return "-" if fraction is None else f"{fraction * 100:.0f}%"

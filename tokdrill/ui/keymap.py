@@ -119,7 +119,7 @@ STATS = [
 ]
 
 SETTINGS = [
-    Binding("escape", "leave", "Back", id="settings.back"),
+    Binding("escape", "leave", "Back", priority=True, id="settings.back"),
 ]
 
 CLOSE = [

@@ -14,6 +14,7 @@ from tokdrill.backend import Backend
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Library
 from tokdrill.ui import keymap
+from tokdrill.ui.formatting import shorten
 from tokdrill.ui.messages import OpenCard, OpenDrill
 from tokdrill.ui.widgets.footer import FittingFooter
 
@@ -60,6 +61,9 @@ def filter_entries(rows: list[Entry], query: str, tag: str | None) -> list[Entry
     return [r for r in rows if (tag is None or tag in r.tags) and all(w in r.haystack for w in words)]
 
 
+TITLE_WIDTH = 50  # the title column, so that the deck or level fits an 80-column terminal
+
+
 class BrowseScreen(Screen[None]):
     """All content, searchable and filterable by tag."""
 
@@ -96,7 +100,7 @@ class BrowseScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         for row in shown:
-            title = row.title if len(row.title) <= 58 else row.title[:57] + "…"
+            title = shorten(row.title, TITLE_WIDTH)
             table.add_row(
                 row.kind,
                 title,

@@ -335,7 +335,7 @@ class DrillScreen(Screen[None]):
 
     def _show_indent_state(self) -> None:
         state = "on" if self.editor.auto_indent else "off"
-        self.query_one("#indent-state", Static).update(f"auto-indent {state}")
+        self.query_one("#indent-state", Static).update(f"indent {state}")
 
     def action_goto_divergence(self) -> None:
         progress = self.last_progress

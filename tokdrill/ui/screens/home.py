@@ -21,6 +21,19 @@ WELCOME = (
 )
 
 
+def readiness_text(explanation: str) -> Text:
+    """What the readiness figure means and what raises it."""
+    return Text(explanation, style="dim")
+
+
+def weakest_text(today: Today) -> Text:
+    """One line naming the weakest items (cut with an ellipsis when the line is too short)."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append("Weakest now: ", style="bold")
+    out.append(" · ".join(today.weakest[:3]))
+    return out
+
+
 class HomeScreen(Screen[None]):
     """The landing screen; refreshed every time it is shown again."""
 
@@ -35,11 +48,15 @@ class HomeScreen(Screen[None]):
         yield Static("[b]tokdrill[/b] · Today", id="home-title")
         yield Static("", id="welcome")
         with Horizontal(id="home-panels"):
-            yield Static("", id="due", classes="panel")
-            yield Static("", id="interview", classes="panel")
-            yield Static("", id="streak", classes="panel")
-        yield Static("[b]Up next[/b]  [dim](Enter starts the highlighted item, n the first one)[/dim]", id="next-title")
-        yield OptionList(id="queue")
+            for panel_id, title in (("due", "Due now"), ("interview", "Interview"), ("streak", "Streak")):
+                panel = Static("", id=panel_id, classes="panel")
+                panel.border_title = title
+                yield panel
+        yield Static("", id="readiness")
+        yield Static("", id="weakest")
+        queue = OptionList(id="queue")
+        queue.border_title = "Up next · Enter starts the highlighted item, n the first"
+        yield queue
         yield Static("", id="problems-line")
         yield FittingFooter()
 
@@ -61,25 +78,27 @@ class HomeScreen(Screen[None]):
         else:
             welcome.display = False
         due = Text()
-        due.append("Due now\n", style="bold")
         due.append(f"{plural(len(today.due_cards), 'card')}", style="cyan")
         due.append(f" ({today.new_cards} new)\n" if today.new_cards else "\n")
         due.append(f"{plural(len(today.due_drills), 'drill')}", style="cyan")
         self.query_one("#due", Static).update(due)
         interview = Text()
-        interview.append("Interview\n", style="bold")
+        readiness = self.query_one("#readiness", Static)
         if today.interview_date is None:
-            interview.append("no date set (press i)", style="dim")
+            interview.append("no date set\n(i sets one)", style="dim")
+            readiness.display = False
         else:
             days = today.days_left or 0
             when = "today" if days == 0 else ("passed" if days < 0 else f"in {plural(days, 'day')}")
-            interview.append(f"{today.interview_date.isoformat()} · {when}\n")
+            interview.append(f"{today.interview_date.isoformat()}\n{when}\n")
             interview.append(f"readiness {percent(today.readiness)}", style="bold cyan")
-            if today.weakest:
-                interview.append(f"\nweakest: {', '.join(today.weakest[:3])}", style="dim")
+            readiness.update(readiness_text(backend.readiness_explanation()))
+            readiness.display = today.readiness is not None
+        weakest = self.query_one("#weakest", Static)
+        weakest.update(weakest_text(today))
+        weakest.display = readiness.display and bool(today.weakest)
         self.query_one("#interview", Static).update(interview)
         streak = Text()
-        streak.append("Streak\n", style="bold")
         streak.append(f"{plural(today.streak, 'day')}", style="bold green" if today.streak else "dim")
         streak.append(f"\n{today.done_today} done today", style="dim")
         self.query_one("#streak", Static).update(streak)

@@ -17,10 +17,11 @@ from tokdrill.backend import Backend, TypingPoint
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
 from tokdrill.ui import keymap
-from tokdrill.ui.formatting import percent, plural, sparkline
+from tokdrill.ui.formatting import percent, plural, shorten, sparkline
 from tokdrill.ui.widgets.footer import FittingFooter
 
 _HEAT = " ░▒▓█"
+TITLE_WIDTH = 30  # the drill column, so that the times fit an 80-column terminal
 
 
 def _seconds(value: float | None, target: int) -> Text:
@@ -59,7 +60,7 @@ def typing_text(points: list[TypingPoint], drills: Mapping[str, Drill]) -> Text:
         mine = [p for p in points if p.drill_id == drill_id]
         drill = drills.get(drill_id)
         title = drill.title if drill is not None else f"{drill_id} (retired)"
-        out.append(f"\n{title[:34]:<34} ", style="")
+        out.append(f"\n{shorten(title, TITLE_WIDTH):<{TITLE_WIDTH}} ")
         out.append(f"{mine[-1].wpm:3.0f} wpm  best {max(p.wpm for p in mine):.0f}  ")
         out.append(sparkline([p.wpm for p in mine]), style="magenta")
     return out
@@ -92,7 +93,7 @@ class StatsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         drills = self.query_one("#drill-table", DataTable)
-        drills.add_columns("drill", "attempts", "passes", "best", "median", "latest", "target", "trend")
+        drills.add_columns("drill", "tries", "pass", "best", "median", "latest", "target", "trend")
         decks = self.query_one("#deck-table", DataTable)
         decks.add_columns("deck", "seen", "reviews", "retention", "due now", "next 14 days", "")
         self.refresh_stats()
@@ -124,7 +125,7 @@ class StatsScreen(Screen[None]):
             latest = _seconds(d.latest_seconds, d.target_seconds)
             if d.latest_passed is False:
                 latest = Text(f"{clock_text(d.latest_seconds or 0)} ✗", style="red")
-            title = d.title + (" (retired)" if d.retired else "")
+            title = shorten(d.title + (" (retired)" if d.retired else ""), TITLE_WIDTH)
             table.add_row(
                 title,
                 str(d.attempts),
