@@ -3,6 +3,9 @@ the clock, drafts, leaving, giving up and opening another drill."""
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
 import pytest
 from textual.pilot import Pilot
 from ui_helpers import SIZE, SMALL, load, start_drill, submit
@@ -10,7 +13,7 @@ from ui_helpers import SIZE, SMALL, load, start_drill, submit
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.messages import OpenDrill
+from tokdrill.ui.messages import OpenCard, OpenDrill
 from tokdrill.ui.screens.dialogs import Confirm, GiveUp, ModeChoice, RestoreDraft
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen
@@ -358,3 +361,51 @@ async def test_opening_the_open_drill_again_goes_back_to_it(app: TokdrillApp) ->
         await pilot.pause()
         assert app.screen is screen and screen.editor.text == "def"
         assert len(drill_screens(app)) == 1
+
+
+CITED_DECK = """\
+deck: cited
+title: Cited deck
+description: One card with a reference.
+cards:
+  - id: cited-card
+    question: What does BPE merge first?
+    answer: The most frequent adjacent pair.
+    key_points: [most frequent pair, adjacent symbols]
+    tags: [bpe]
+    references:
+      - title: Neural Machine Translation of Rare Words with Subword Units
+        authors: Rico Sennrich, Barry Haddow, Alexandra Birch
+        year: 2016
+        venue: ACL 2016
+        url: https://aclanthology.org/P16-1162/
+"""
+
+
+async def test_references_show_under_the_prompt_and_under_the_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: FixedClock
+) -> None:
+    extra = tmp_path / "mine"
+    (extra / "hidden").mkdir(parents=True)
+    (extra / "cited.yaml").write_text(CITED_DECK)
+    shipped = Path(__file__).resolve().parents[2] / "drills"
+    drill = (shipped / "bytes-to-unicode.yaml").read_text().replace("id: bytes-to-unicode", "id: cited-drill")
+    drill += textwrap.dedent(CITED_DECK[CITED_DECK.index("    references:") :])
+    (extra / "cited-drill.yaml").write_text(drill)
+    (extra / "hidden" / "test_bytes_to_unicode.py").write_text(
+        (shipped / "hidden" / "test_bytes_to_unicode.py").read_text()
+    )
+    monkeypatch.setenv("TOKDRILL_CONTENT", str(extra))
+    backend = Backend.open(clock=clock)
+    assert backend.library.drill("cited-drill").references, backend.problems
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "cited-drill", "recall")
+        shown = str(screen.query_one("#prompt-references").render())
+        assert "Sennrich" in shown and "(2016)" in shown and "https://aclanthology.org/P16-1162/" in shown
+        await pilot.press("escape")
+        app.post_message(OpenCard("cited-card"))
+        await pilot.pause()
+        await pilot.press("space")
+        references = app.screen.query_one("#references")
+        assert references.display and "Neural Machine Translation of Rare Words" in str(references.render())

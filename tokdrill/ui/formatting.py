@@ -1,10 +1,14 @@
-"""Small text formatters shared by the screens (no Textual imports; durations as m:ss are
+"""Small text formatters shared by the screens (Rich text, no Textual; durations as m:ss are
 :func:`tokdrill.clock.clock_text`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+
+from rich.text import Text
+
+from tokdrill.content.model import Reference
 
 _BARS = "▁▂▃▄▅▆▇█"
 
@@ -49,3 +53,25 @@ def percent(fraction: float | None) -> str:
 def plural(n: int, word: str) -> str:
     """``1 card`` / ``3 cards``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def references_text(references: Sequence[Reference]) -> Text:
+    """A drill's or card's references, one per line, each link clickable where the terminal can."""
+    out = Text()
+    if not references:
+        return out
+    out.append("References", style="bold")
+    for reference in references:
+        out.append("\n• ")
+        head = reference.authors or ""
+        if reference.year is not None:
+            head = f"{head} ({reference.year})" if head else f"({reference.year})"
+        if head:
+            out.append(head + ". ")
+        out.append(reference.title, style="italic")
+        if reference.venue:
+            out.append(f". {reference.venue}")
+        if reference.url:
+            out.append(". ")
+            out.append(reference.url, style=f"underline link {reference.url}")
+    return out

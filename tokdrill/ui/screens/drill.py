@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import ScreenResume, ScreenSuspend
 from textual.screen import Screen
 from textual.widgets import Markdown, Static, TextArea
@@ -22,6 +22,7 @@ from tokdrill.content.model import Drill
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Mode
 from tokdrill.ui import keymap
+from tokdrill.ui.formatting import references_text
 from tokdrill.ui.messages import GradeFailed, GradeFinished
 from tokdrill.ui.retype import RetypeProgress, RetypeTracker, code_diff
 from tokdrill.ui.screens.dialogs import GiveUp, RestoreDraft
@@ -104,9 +105,9 @@ class DrillScreen(Screen[None]):
             with Vertical(id="left-pane"):
                 if self.mode == "retype":
                     yield ReferenceView(self.reference, id="reference")
-                    yield Markdown(self.prompt_markdown(), id="prompt", classes="hidden")
-                else:
-                    yield Markdown(self.prompt_markdown(), id="prompt")
+                with VerticalScroll(id="prompt", classes="hidden" if self.mode == "retype" else ""):
+                    yield Markdown(self.drill.prompt, id="prompt-text")
+                    yield Static(references_text(self.drill.references), id="prompt-references")
             yield CodeEditor(
                 "" if self.mode == "retype" else drill.starter,
                 auto_indent=self.backend.auto_indent(),
@@ -115,10 +116,6 @@ class DrillScreen(Screen[None]):
             )
         yield ResultsPanel(id="results")
         yield FittingFooter()
-
-    def prompt_markdown(self) -> str:
-        """The drill's prompt."""
-        return self.drill.prompt
 
     def on_mount(self) -> None:
         self.editor = self.query_one(CodeEditor)
@@ -348,7 +345,7 @@ class DrillScreen(Screen[None]):
 
     def action_toggle_reference(self) -> None:
         reference = self.query_one(ReferenceView)
-        prompt = self.query_one("#prompt", Markdown)
+        prompt = self.query_one("#prompt", VerticalScroll)
         showing_reference = not reference.has_class("hidden")
         reference.set_class(showing_reference, "hidden")
         prompt.set_class(not showing_reference, "hidden")

@@ -20,7 +20,7 @@ from tokdrill.backend import Backend
 from tokdrill.content.keypoints import coverage, match_key_points
 from tokdrill.content.model import Card
 from tokdrill.ui import keymap
-from tokdrill.ui.formatting import interval_text
+from tokdrill.ui.formatting import interval_text, references_text
 from tokdrill.ui.widgets.footer import FittingFooter
 
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
@@ -71,6 +71,7 @@ class ReviewScreen(Screen[None]):
             yield Static("", id="keypoints", classes="hidden")
             yield Markdown("", id="answer", classes="hidden")
             yield Markdown("", id="follow-ups", classes="hidden")
+            yield Static("", id="references", classes="hidden")
         yield Static("", id="rate-hint")
         yield FittingFooter()
 
@@ -83,7 +84,7 @@ class ReviewScreen(Screen[None]):
         card = self.card
         bar = self.query_one("#review-bar", Static)
         question = self.query_one("#question", Static)
-        for widget_id in ("#answer", "#follow-ups", "#keypoints"):
+        for widget_id in ("#answer", "#follow-ups", "#keypoints", "#references"):
             self.query_one(widget_id).add_class("hidden")
         typed = self.query_one("#typed-answer", TextArea)
         typed.load_text("")
@@ -115,6 +116,7 @@ class ReviewScreen(Screen[None]):
         self.query_one("#answer", Markdown).update(card.answer)
         follow = follow_ups_markdown(card)
         self.query_one("#follow-ups", Markdown).update(follow)
+        self.query_one("#references", Static).update(references_text(card.references))
         hint = (
             "Type your answer, then ctrl+s to check it."
             if self.typed_mode
@@ -136,6 +138,7 @@ class ReviewScreen(Screen[None]):
         self.revealed = True
         self.query_one("#answer", Markdown).remove_class("hidden")
         self.query_one("#follow-ups", Markdown).set_class(not card.follow_ups, "hidden")
+        self.query_one("#references", Static).set_class(not card.references, "hidden")
         if self.typed_mode:
             self._show_key_points(card)
         self.query_one("#rate-hint", Static).update(rating_hint(self.backend.preview_intervals(card)))
