@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
@@ -34,6 +34,9 @@ from tokdrill.scheduling.keeper import ProgressKeeper
 from tokdrill.scheduling.planner import Planner
 from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.stats import ACTIVITY_DAYS, Stats
+
+if TYPE_CHECKING:
+    from tokdrill.grading.warm import WarmGrader
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ class Backend:
         self.progress = progress
         self.clock = clock
         self.problems = problems
-        self._grader: Any = None
+        self._grader: WarmGrader | None = None
         self._grader_lock = threading.Lock()
         self._reference_cache: dict[tuple[str, ...], str] = {}
         self.broken_drills: set[str] = set()

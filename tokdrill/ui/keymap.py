@@ -11,11 +11,13 @@ work from every screen.
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from collections.abc import Iterator
+
+from textual.binding import Binding, BindingType
 
 # Keys that change screens are priority bindings: they run in the order keys arrive, so keys
 # typed right after them (a burst from a fast typist) reach the new screen, not the old one.
-APP = [
+APP: list[BindingType] = [
     Binding("f1", "help", "Help", priority=True, id="app.help"),
     Binding("f2", "today", "Today", priority=True, id="app.today"),
     Binding("f3", "browse", "Browse", priority=True, id="app.browse"),
@@ -23,7 +25,7 @@ APP = [
     Binding("f5", "review", "Review", priority=True, id="app.review"),
 ]
 
-HOME = [
+HOME: list[BindingType] = [
     Binding("n", "next", "Start next", priority=True, id="home.next"),
     Binding("r", "app.review", "Review cards", priority=True, id="home.review"),
     Binding("d", "app.browse", "Pick a drill", priority=True, id="home.drill"),
@@ -32,7 +34,7 @@ HOME = [
     Binding("e", "problems", "Problems", priority=True, id="home.problems"),
 ]
 
-DRILL = [
+DRILL: list[BindingType] = [
     Binding("ctrl+s", "submit", "Submit", priority=True, id="drill.submit"),
     Binding("escape", "leave", "Back", priority=True, id="drill.back"),
     Binding("f9", "give_up", "Give up", priority=True, id="drill.give_up"),
@@ -74,29 +76,29 @@ DRILL = [
     Binding("ctrl+r", "toggle_reference", "Reference/prompt", priority=True, id="drill.reference"),
 ]
 
-MODE_CHOICE = [
+MODE_CHOICE: list[BindingType] = [
     Binding("r", "choose('retype')", "Retype", id="mode.retype"),
     Binding("m", "choose('recall')", "From memory", id="mode.recall"),
     Binding("escape", "cancel", "Cancel", id="mode.cancel"),
 ]
 
-RESTORE = [
+RESTORE: list[BindingType] = [
     Binding("y", "restore", "Restore draft", id="restore.yes"),
     Binding("n", "discard", "Start fresh", id="restore.no"),
 ]
 
-GIVE_UP = [
+GIVE_UP: list[BindingType] = [
     Binding("y", "give_up(True)", "Give up, keep the draft", id="give_up.keep"),
     Binding("d", "give_up(False)", "Give up, discard the draft", id="give_up.discard"),
     Binding("n,escape", "cancel", "Keep working", id="give_up.cancel"),
 ]
 
-CONFIRM = [
+CONFIRM: list[BindingType] = [
     Binding("y", "answer(True)", "Yes", id="confirm.yes"),
     Binding("n,escape", "answer(False)", "No", id="confirm.no"),
 ]
 
-REVIEW = [
+REVIEW: list[BindingType] = [
     Binding("space", "reveal", "Reveal", id="review.reveal"),
     Binding("ctrl+s", "check_typed", "Check answer", priority=True, id="review.check"),
     Binding("1", "rate(1)", "Again", id="review.again"),
@@ -109,24 +111,24 @@ REVIEW = [
     Binding("m", "study_more", "Study more", id="review.more"),
 ]
 
-BROWSE = [
+BROWSE: list[BindingType] = [
     Binding("slash", "search", "Search", id="browse.search"),
     Binding("escape", "leave", "Back / clear search", id="browse.back"),
 ]
 
-STATS = [
+STATS: list[BindingType] = [
     Binding("escape", "leave", "Back", id="stats.back"),
 ]
 
-SETTINGS = [
+SETTINGS: list[BindingType] = [
     Binding("escape", "leave", "Back", priority=True, id="settings.back"),
 ]
 
-CLOSE = [
+CLOSE: list[BindingType] = [
     Binding("escape,q", "close", "Close", id="modal.close"),
 ]
 
-GROUPS: dict[str, list[Binding]] = {
+GROUPS: dict[str, list[BindingType]] = {
     "Everywhere": APP,
     "Today": HOME,
     "Drill": DRILL,
@@ -139,3 +141,10 @@ GROUPS: dict[str, list[Binding]] = {
     "Stats": STATS,
     "Settings": SETTINGS,
 }
+
+
+def bindings(group: list[BindingType]) -> Iterator[Binding]:
+    """The bindings of ``group`` (every entry of this keymap is a full :class:`Binding`)."""
+    for entry in group:
+        if isinstance(entry, Binding):
+            yield entry

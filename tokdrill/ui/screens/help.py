@@ -20,8 +20,8 @@ def bindings_table() -> Table:
     table.add_column("keys", style="bold cyan")
     table.add_column("does")
     table.add_column("id", style="dim")
-    for group, bindings in keymap.GROUPS.items():
-        for i, binding in enumerate(bindings):
+    for group, entries in keymap.GROUPS.items():
+        for i, binding in enumerate(keymap.bindings(entries)):
             table.add_row(
                 group if i == 0 else "", binding.key.replace(",", " / "), binding.description, binding.id or ""
             )

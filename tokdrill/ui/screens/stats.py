@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Sparkline, Static
 from tokdrill.backend import Backend, TypingPoint
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
+from tokdrill.scheduling.stats import Stats
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural, shorten, sparkline
 from tokdrill.ui.widgets.footer import FittingFooter
@@ -74,6 +75,8 @@ class StatsScreen(Screen[None]):
     def __init__(self, backend: Backend) -> None:
         super().__init__()
         self.backend = backend
+        self.stats: Stats | None = None
+        self.typing: list[TypingPoint] = []
 
     def compose(self) -> ComposeResult:
         yield Static("[b]Stats[/b] · same numbers as `tokdrill stats`", id="stats-title")
@@ -177,9 +180,7 @@ class StatsScreen(Screen[None]):
     def _show_trend(self, drill_id: str | None) -> None:
         label = self.query_one("#trend-label", Static)
         spark = self.query_one("#trend", Sparkline)
-        row = (
-            next((d for d in getattr(self, "stats", None).drills if d.drill_id == drill_id), None) if drill_id else None
-        )
+        row = next((d for d in self.stats.drills if d.drill_id == drill_id), None) if self.stats and drill_id else None
         if row is None or not row.trend:
             label.update("Trend: no passing attempts yet for the highlighted drill.")
             spark.data = []
