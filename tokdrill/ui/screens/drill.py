@@ -269,13 +269,8 @@ class DrillScreen(Screen[None]):
         self.submissions += 1
         verdict = message.verdict
         self.last_verdict = verdict
-        if not verdict.passed:
+        if not verdict.passed:  # the failures, first in the results (no toast over them)
             self.results.show_verdict(verdict)
-            self.notify(
-                "Not passing yet: failures are listed first below (ctrl+↓/↑ scrolls them).",
-                severity="warning",
-                timeout=4,
-            )
             return
         typing = self.typing_figures()
         summary = self.record(verdict)
@@ -284,7 +279,6 @@ class DrillScreen(Screen[None]):
         self.editor.read_only = True
         self.editor.scroll_to(x=0, animate=False)
         self.refresh_bindings()
-        self.notify(f"Passed {self.drill.title} in {clock_text(summary.seconds)}", timeout=4)
 
     def record(self, verdict: Verdict) -> AttemptSummary:
         """Stop the clock and record this session as an attempt with ``verdict``."""

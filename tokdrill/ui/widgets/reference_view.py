@@ -112,16 +112,17 @@ class ReferenceView(ScrollView, can_focus=False):
         if row >= len(self._rows):
             return Strip([Segment(" " * width, self._background)], width)
         index, part = self._rows[row]
-        base = self._background
+        line_style = Style()  # only a background: token colours show through it
         if index == self.marked:
-            base = base + MARKED_STYLE
+            line_style = MARKED_STYLE
         elif index == self.current:
-            base = base + CURRENT_STYLE
+            line_style = CURRENT_STYLE
+        base = self._background + line_style
         first = self._first_row[index] == row
         number = f"{index + 1:>{self._gutter - 2}}  " if first else " " * self._gutter
         segments = [Segment(number, base + GUTTER_STYLE)]
         segments.extend(
-            Segment(segment.text, base + segment.style if segment.style else base)
+            Segment(segment.text, self._background + (segment.style or Style()) + line_style)
             for segment in part.render(self.app.console)
             if segment.text != "\n"
         )

@@ -100,6 +100,6 @@ class DrillTimer(Static):
             state = " · starts when you type"
         elif not self.running:
             state = "  paused"
-        text = f"⏱ {clock_text(elapsed)}/{clock_text(target)}{state}"
+        text = f"{clock_text(elapsed)} / {clock_text(target)}{state}"
         self.update(text, layout=len(text) != self._shown_length)  # the width follows the text
         self._shown_length = len(text)
