@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
@@ -34,6 +34,9 @@ from tokdrill.scheduling.keeper import ProgressKeeper
 from tokdrill.scheduling.planner import Planner
 from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.stats import ACTIVITY_DAYS, Stats
+
+if TYPE_CHECKING:
+    from tokdrill.grading.warm import WarmGrader
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,25 @@ class AttemptSummary:
     next_due: str
 
 
+@dataclass(frozen=True)
+class TypingPoint:
+    """One retype attempt's typing figures (for the Stats screen's typing trend)."""
+
+    drill_id: str
+    ended_at: datetime
+    wpm: float
+    accuracy: float | None
+    corrected_errors: int | None
+    costly_keys: tuple[tuple[str, int], ...]
+
+
+STUDY_MORE_STEP = 10
+"""New cards "study more" adds when the daily setting is 0."""
+
+TYPING_HISTORY = 30
+"""How many recent retype attempts the typing trend covers."""
+
+
 class Backend:
     """Content + store + planner + grader + clock, opened once per app run."""
 
@@ -84,7 +106,7 @@ class Backend:
         self.progress = progress
         self.clock = clock
         self.problems = problems
-        self._grader: Any = None
+        self._grader: WarmGrader | None = None
         self._grader_lock = threading.Lock()
         self._sandbox_checked = False
         self._reference_cache: dict[tuple[str, ...], str] = {}
@@ -92,12 +114,18 @@ class Backend:
         self._symbols_checked = False
         self._symbols_lock = threading.Lock()
         self._catalog: Catalog = catalog_from_library(library)
+        self._extra_new: tuple[date | None, int] = (None, 0)
 
     @property
     def store(self) -> Store:
         """The progress store with every queued write applied (waits for them): for commands
         and tests. Screens use the methods below, which never wait for the database."""
         return self.progress.store
+
+    @property
+    def catalog(self) -> Catalog:
+        """The content's ids and targets as the scheduler sees them."""
+        return self._catalog
 
     @property
     def _planner(self) -> Planner:
@@ -318,6 +346,31 @@ class Backend:
         """Record a review (1 Again .. 4 Easy) and reschedule the card (queued)."""
         self.progress.rate_card(card.id, rating, max(0.0, answer_seconds))
 
+    def study_more(self) -> int:
+        """Raise today's new-card limit by one day's worth (the new-cards-per-day setting, at
+        least one): "study more" once the day's new cards are done. Returns the step."""
+        value = self.progress.setting(setting_keys.NEW_CARDS_PER_DAY)
+        step = value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else STUDY_MORE_STEP
+        self._extra_new = (self._local_today(), self.extra_new_today() + step)
+        return step
+
+    def has_unseen_cards(self) -> bool:
+        """Whether any card has never been reviewed (what "study more" would bring in)."""
+
+        def read() -> bool:
+            seen = self._reader.item_states("card")
+            return any(card_id not in seen for card_id in self._catalog.card_ids)
+
+        return self.progress.guarded(read, False)
+
+    def extra_new_today(self) -> int:
+        """How many new cards "study more" has added to today's limit."""
+        day, extra = self._extra_new
+        return extra if day == self._local_today() else 0
+
+    def _local_today(self) -> date:
+        return self.progress.guarded(lambda: self._planner.calendar().day_of(self.clock.now()), self.clock.now().date())
+
     def undo_last_review(self) -> str | None:
         """Undo this session's newest rating; returns the id of the card put back, or None."""
         return self.progress.undo_last_review()
@@ -335,6 +388,21 @@ class Backend:
         """Validate (ValueError naming the problem) and store a setting (queued)."""
         self.progress.set_setting(key, value)
 
+    def auto_indent(self) -> bool:
+        """Whether the drill editor indents new lines (the user's choice, kept across runs)."""
+        return self.progress.setting(setting_keys.AUTO_INDENT) is True
+
+    def set_auto_indent(self, on: bool) -> None:
+        """Keep the drill editor's auto-indent choice."""
+        self.progress.set_setting(setting_keys.AUTO_INDENT, bool(on))
+
+    @staticmethod
+    def readiness_explanation() -> str:
+        """What the readiness percentage means and what raises it (as ``tokdrill stats`` says)."""
+        from tokdrill.scheduling.readiness import READINESS_EXPLANATION
+
+        return READINESS_EXPLANATION
+
     def interview_date(self) -> date | None:
         """The interview date, if set."""
         value = self.progress.setting(setting_keys.INTERVIEW_DATE)
@@ -345,14 +413,16 @@ class Backend:
         self.progress.set_setting(setting_keys.INTERVIEW_DATE, None if day is None else day.isoformat())
 
     # ------------------------------------------------------------------------------- views
-    def review_queue(self, extra_new: int = 0) -> list[Card]:
+    def review_queue(self, extra_new: int | None = None) -> list[Card]:
         """Cards due now (reviews first, then today's new cards, ``extra_new`` more of them
-        for "study more"), in the planner's order; cards rated a moment ago are left out even
-        while their rating waits to be written."""
+        for "study more", by default as many as :meth:`study_more` added today), in the
+        planner's order; cards rated a moment ago are left out even while their rating waits
+        to be written."""
         rated = self.progress.cards_rated_pending()
+        extra = self.extra_new_today() if extra_new is None else extra_new
 
         def read() -> list[Card]:
-            queue = self._planner.due_queue(self._catalog, extra_new)
+            queue = self._planner.due_queue(self._catalog, extra)
             return [self.library.card(i.item_id) for i in queue.cards if i.item_id not in rated]
 
         return self.progress.guarded_view(read)
@@ -417,8 +487,14 @@ class Backend:
         )
 
     def _title(self, kind: str, item_id: str) -> str:
+        """How an item is named to people: a drill's title, a card's question (shortened)."""
         if kind == "drill" and item_id in self.library.drills:
             return self.library.drills[item_id].title
+        if kind == "card":
+            for card in self.library.all_cards():
+                if card.id == item_id:
+                    question = " ".join(card.question.split())
+                    return question if len(question) <= 48 else question[:47] + "…"
         return item_id
 
     def stats(self) -> Stats:
@@ -426,6 +502,20 @@ class Backend:
         from tokdrill.scheduling.stats import compute_stats
 
         return self.progress.guarded_view(lambda: compute_stats(self._reader, self._catalog, self.clock, self._planner))
+
+    def typing_history(self, limit: int = TYPING_HISTORY) -> list[TypingPoint]:
+        """The typing figures of the newest ``limit`` retype attempts that have them, oldest first."""
+
+        def read() -> list[TypingPoint]:
+            points = [
+                TypingPoint(a.drill_id, a.ended_at, a.wpm, a.typing_accuracy, a.corrected_errors, a.costly_keys or ())
+                for a in self._reader.attempts(mode="retype")
+                if a.wpm is not None
+            ]
+            return points[:limit][::-1]
+
+        none: list[TypingPoint] = []
+        return self.progress.guarded(read, none)
 
     def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
         """Attempts + reviews per local day for the last ``days`` days, oldest first."""

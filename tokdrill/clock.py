@@ -1,4 +1,5 @@
-"""Injectable clocks, so scheduling, timers and stats are deterministic under test."""
+"""Injectable clocks, so scheduling, timers and stats are deterministic under test; and the one
+way a duration is written for people (``m:ss``)."""
 
 from __future__ import annotations
 
@@ -44,3 +45,14 @@ class FixedClock:
         delta = timedelta(seconds=seconds, **kwargs)
         self.current += delta
         self._mono += delta.total_seconds()
+
+
+def clock_text(seconds: float) -> str:
+    """A duration as ``m:ss`` (``h:mm:ss`` from one hour), rounded to the nearest second, halves
+    up; negative durations read as ``0:00``. The app and ``tokdrill stats`` both write times so."""
+    total = int(seconds + 0.5) if seconds > 0 else 0
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{secs:02d}"
+    return f"{minutes}:{secs:02d}"

@@ -1,23 +1,30 @@
-"""The drill flow: choose a mode, type, submit wrong and right code, results, attempt recorded."""
+"""The drill flow: choose a mode, type, submit wrong and right code, results, attempt recorded;
+the clock, drafts, leaving, giving up and opening another drill."""
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
 import pytest
-from ui_helpers import SIZE, submit
+from textual.pilot import Pilot
+from ui_helpers import SIZE, SMALL, load, start_drill, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.screens.dialogs import ModeChoice, RestoreDraft
+from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.screens.dialogs import Confirm, GiveUp, ModeChoice, RestoreDraft
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen
 from tokdrill.ui.widgets.code_editor import CodeEditor
 from tokdrill.ui.widgets.timer import DrillTimer
 
 DRILL = "bytes-to-unicode"
+WRONG = "def bytes_to_unicode():\n    return {}\n"
 
 
-async def open_drill(app: TokdrillApp, pilot, mode_key: str) -> DrillScreen:  # type: ignore[no-untyped-def]
+async def open_drill(app: TokdrillApp, pilot: Pilot[None], mode_key: str) -> DrillScreen:
     """From Today, press Enter on the first item (the newcomer's drill) and pick a mode."""
     assert isinstance(app.screen, HomeScreen)
     await pilot.press("enter")
@@ -27,6 +34,10 @@ async def open_drill(app: TokdrillApp, pilot, mode_key: str) -> DrillScreen:  # 
     screen = app.screen
     assert isinstance(screen, DrillScreen)
     return screen
+
+
+def drill_screens(app: TokdrillApp) -> list[DrillScreen]:
+    return [s for s in app.screen_stack if isinstance(s, DrillScreen)]
 
 
 async def test_retype_wrong_then_right_records_one_passing_attempt(
@@ -41,27 +52,23 @@ async def test_retype_wrong_then_right_records_one_passing_attempt(
         assert screen.last_progress is not None and screen.last_progress.divergence is None
         assert screen.last_progress.accuracy == 1.0
 
-        editor.load_text("def bytes_to_unicode():\n    return {}\n")
-        await pilot.pause()
+        await load(pilot, screen, WRONG)
         clock.advance(seconds=90)
         await submit(app, pilot)
         verdict = screen.last_verdict
         assert verdict is not None and not verdict.passed
         shown = str(screen.results.query_one("#tests").render())
         for test in verdict.tests:  # every hidden test is listed with its outcome
-            assert test.name in shown
+            assert test.name.split("::")[-1] in shown
         assert "failed" in shown
         assert backend.store.attempts(DRILL) == []
         assert not screen.finished
 
-        editor.load_text(backend.reference(screen.drill))
-        await pilot.pause()
+        await load(pilot, screen, backend.reference(screen.drill))
         clock.advance(seconds=30)
         await submit(app, pilot)
         assert screen.last_verdict is not None and screen.last_verdict.passed
-        attempts = backend.store.attempts(DRILL)
-        assert len(attempts) == 1
-        attempt = attempts[0]
+        [attempt] = backend.store.attempts(DRILL)
         assert attempt.passed and attempt.mode == "retype" and attempt.submissions == 2
         assert attempt.active_seconds == pytest.approx(120.0)
         assert attempt.retype_accuracy == pytest.approx(1.0)
@@ -77,22 +84,16 @@ async def test_second_pass_reports_personal_best_and_diff(
     app: TokdrillApp, backend: Backend, clock: FixedClock
 ) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        app.start_drill(DRILL, "recall")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, DrillScreen)
+        screen = await start_drill(app, pilot, DRILL, "recall")
         code = backend.reference(screen.drill)
-        screen.editor.load_text(code)
+        await load(pilot, screen, code)
         clock.advance(seconds=300)
         await submit(app, pilot)
         assert screen.finished
         await pilot.press("escape")
-        app.start_drill(DRILL, "recall")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, DrillScreen)
+        screen = await start_drill(app, pilot, DRILL, "recall")
         assert screen.editor.text == screen.drill.starter  # recall starts from the starter
-        screen.editor.load_text("# my version\n" + code)
+        await load(pilot, screen, "# my version\n" + code)
         clock.advance(seconds=200)
         await submit(app, pilot)
         summary = str(screen.results.query_one("#summary").render())
@@ -115,37 +116,35 @@ async def test_retype_marks_first_divergence_and_jumps_to_it(app: TokdrillApp, b
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(app, pilot, "r")
         reference = backend.reference(screen.drill).split("\n")
-        screen.editor.load_text("\n".join(reference[:3] + ["    oops"]))
-        await pilot.pause()
+        await load(pilot, screen, "\n".join(reference[:3] + ["    oops"]))
         progress = screen.last_progress
         assert progress is not None and progress.divergence is not None
         assert progress.divergence.line == 3
         assert screen.query_one("#reference").marked == 3
-        assert "first divergence line 4" in str(screen.status.render())
+        assert "line 4, col 5" in str(screen.status.render())
         await pilot.press("ctrl+g")
         assert screen.editor.cursor_location == (progress.divergence.line, progress.divergence.column)
 
 
-async def test_enter_keeps_and_extends_indentation_and_can_be_switched_off(app: TokdrillApp) -> None:
+async def test_the_clock_starts_with_the_first_keystroke(app: TokdrillApp, clock: FixedClock) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_drill(app, pilot, "r")
-        editor = screen.editor
-        await pilot.press(*"if x:", "enter", *"y", "enter", *"z")
-        assert editor.text == "if x:\n    y\n    z"
-        await pilot.press("ctrl+z")  # undo
-        assert editor.text != "if x:\n    y\n    z"
-        editor.load_text("")
-        await pilot.press("ctrl+o")
-        assert not editor.auto_indent
-        await pilot.press(*"if x:", "enter", *"y")
-        assert editor.text == "if x:\ny"
-        assert "auto-indent off" in str(screen.query_one("#indent-state").render())
+        screen = await start_drill(app, pilot, DRILL, "retype")
+        timer = screen.query_one(DrillTimer)
+        clock.advance(seconds=45)  # reading the reference first costs nothing
+        timer.tick()
+        assert timer.active_seconds() == 0.0 and "starts when you type" in str(timer.render())
+        await pilot.press("d")
+        clock.advance(seconds=10)
+        timer.tick()
+        assert timer.active_seconds() == pytest.approx(10.0)
+        assert "starts when you type" not in str(timer.render())
 
 
 async def test_paused_time_is_not_counted(app: TokdrillApp, clock: FixedClock) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(app, pilot, "r")
         timer = screen.query_one(DrillTimer)
+        await pilot.press("d")
         clock.advance(seconds=10)
         await pilot.press("ctrl+t")
         assert not timer.running and screen.editor.read_only
@@ -160,6 +159,7 @@ async def test_timer_colour_changes_near_and_past_target(app: TokdrillApp, clock
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(app, pilot, "r")
         timer = screen.query_one(DrillTimer)
+        await pilot.press("d")
         target = screen.drill.target_seconds
         clock.advance(seconds=target * 0.85)
         timer.tick()
@@ -182,7 +182,10 @@ async def test_draft_restored_after_a_crash(backend: Backend, clock: FixedClock)
         screen = app.screen
         assert isinstance(screen, DrillScreen)
         assert screen.editor.text == "def bytes_to_unicode():\n    pass\n"
-        assert screen.query_one(DrillTimer).active_seconds() == pytest.approx(123.0)
+        timer = screen.query_one(DrillTimer)
+        assert timer.active_seconds() == pytest.approx(123.0)
+        clock.advance(seconds=60)  # the restored time waits for typing too
+        assert timer.active_seconds() == pytest.approx(123.0) and timer.waiting
 
 
 async def test_draft_discarded_when_starting_fresh(backend: Backend) -> None:
@@ -208,13 +211,12 @@ async def test_drafts_autosave_on_a_timer_and_on_submit_and_leave(
         await pilot.pause(0.3)  # a few autosave periods
         draft = backend.draft(DRILL, "retype")
         assert draft is not None and draft.text == "def x"
-        screen.editor.load_text("def y():\n    return 1\n")
+        await load(pilot, screen, "def y():\n    return 1\n")
         await submit(app, pilot)  # wrong, but the draft is saved before grading
         draft = backend.draft(DRILL, "retype")
         assert draft is not None and draft.text == "def y():\n    return 1\n"
-        screen.editor.load_text("def z")
-        await pilot.press("escape")  # focus leaves the editor
-        await pilot.press("escape")  # leave the drill
+        await load(pilot, screen, "def z")
+        await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
         draft = backend.draft(DRILL, "retype")
         assert draft is not None and draft.text == "def z"
@@ -235,18 +237,175 @@ async def test_quitting_mid_drill_keeps_the_draft(backend: Backend) -> None:
         store.close()
 
 
-async def test_giving_up_records_a_failed_attempt_and_drops_the_draft(
+# ---------------------------------------------------------------------------- leaving a drill
+@pytest.mark.parametrize("mode", ["retype", "recall"])
+async def test_escape_leaves_the_drill_in_one_press_before_any_submit(
+    app: TokdrillApp, backend: Backend, mode: str
+) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        app.start_drill(DRILL, mode)  # type: ignore[arg-type]
+        await pilot.pause()
+        await pilot.press(*"x = 1")
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+        draft = backend.draft(DRILL, mode)  # type: ignore[arg-type]
+        assert draft is not None and "x = 1" in draft.text
+
+
+async def test_escape_leaves_the_drill_in_one_press_after_a_failed_submit(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        app.start_drill(DRILL, "retype")
+        await pilot.pause()
+        await pilot.press(*"def bytes_to_unicode(): return {}")
+        await submit(app, pilot)
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+        draft = backend.draft(DRILL, "retype")
+        assert draft is not None and draft.text == "def bytes_to_unicode(): return {}"
+        assert backend.store.attempts(DRILL) == []
+
+
+async def test_escape_leaves_after_a_pass(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, DRILL, "retype")
+        await load(pilot, screen, backend.reference(screen.drill))
+        await submit(app, pilot)
+        assert screen.finished
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+
+
+# ---------------------------------------------------------------------------------- giving up
+async def test_give_up_asks_first_and_no_changes_nothing(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, DRILL, "retype")
+        await pilot.press(*"def b")
+        await pilot.press("f9")
+        assert isinstance(app.screen, GiveUp)
+        await pilot.press("n")
+        assert app.screen is screen and screen.editor.text == "def b"
+        assert backend.store.attempts(DRILL) == []
+        await pilot.press("f9", "escape")
+        assert app.screen is screen and not screen.finished
+        await pilot.press(*"ytes")  # typing goes on in the editor
+        assert screen.editor.text == "def bytes"
+
+
+async def test_giving_up_records_a_failed_attempt_and_keeps_the_draft(
     app: TokdrillApp, backend: Backend, clock: FixedClock
 ) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(app, pilot, "r")
-        screen.editor.load_text("def bytes_to_unicode():\n    return {}\n")
+        await pilot.press("d")
+        await load(pilot, screen, WRONG)
         await submit(app, pilot)
         clock.advance(seconds=60)
-        await pilot.press("f9")
+        await pilot.press("f9", "y")
         assert isinstance(app.screen, HomeScreen)
         [attempt] = backend.store.attempts(DRILL)
         assert not attempt.passed and attempt.submissions == 1 and attempt.tests
-        assert backend.draft(DRILL, "retype") is None
+        assert attempt.active_seconds == pytest.approx(60.0)
+        draft = backend.draft(DRILL, "retype")
+        assert draft is not None and draft.text == WRONG and draft.elapsed_seconds == 0.0
         state = backend.store.item_state("drill", DRILL)
         assert state is not None and state.reps == 1
+
+
+async def test_giving_up_with_discard_drops_the_draft(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        await start_drill(app, pilot, DRILL, "retype")
+        await pilot.press(*"def b")
+        await pilot.press("f9", "d")
+        assert isinstance(app.screen, HomeScreen)
+        [attempt] = backend.store.attempts(DRILL)
+        assert not attempt.passed and attempt.submissions == 0
+        assert backend.draft(DRILL, "retype") is None
+
+
+# ------------------------------------------------------------------- opening another drill
+async def test_opening_another_drill_asks_and_keeps_the_typing(app: TokdrillApp, backend: Backend) -> None:
+    other = "bpe-encode"
+    async with app.run_test(size=SMALL) as pilot:
+        first = await start_drill(app, pilot, DRILL, "retype")
+        await pilot.press(*"def bytes_to")
+        app.post_message(OpenDrill(other, "recall"))  # as the command palette does
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")
+        assert app.screen is first and first.editor.text == "def bytes_to"
+        app.post_message(OpenDrill(other, "recall"))
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen) and screen.drill.id == other
+        assert len(drill_screens(app)) == 1  # never two drills stacked
+        draft = backend.draft(DRILL, "retype")
+        assert draft is not None and draft.text == "def bytes_to"
+        app.post_message(OpenDrill(DRILL, "retype"))  # and back: the typing is offered again
+        await pilot.pause()
+        await pilot.press("y")  # leave the other drill
+        await pilot.pause()
+        assert isinstance(app.screen, RestoreDraft)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen) and app.screen.editor.text == "def bytes_to"
+
+
+async def test_opening_the_open_drill_again_goes_back_to_it(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, DRILL, "retype")
+        await pilot.press(*"def")
+        await pilot.press("f1")
+        app.post_message(OpenDrill(DRILL, "retype"))
+        await pilot.pause()
+        assert app.screen is screen and screen.editor.text == "def"
+        assert len(drill_screens(app)) == 1
+
+
+CITED_DECK = """\
+deck: cited
+title: Cited deck
+description: One card with a reference.
+cards:
+  - id: cited-card
+    question: What does BPE merge first?
+    answer: The most frequent adjacent pair.
+    key_points: [most frequent pair, adjacent symbols]
+    tags: [bpe]
+    references:
+      - title: Neural Machine Translation of Rare Words with Subword Units
+        authors: Rico Sennrich, Barry Haddow, Alexandra Birch
+        year: 2016
+        venue: ACL 2016
+        url: https://aclanthology.org/P16-1162/
+"""
+
+
+async def test_references_show_under_the_prompt_and_under_the_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: FixedClock
+) -> None:
+    extra = tmp_path / "mine"
+    (extra / "hidden").mkdir(parents=True)
+    (extra / "cited.yaml").write_text(CITED_DECK)
+    shipped = Path(__file__).resolve().parents[2] / "drills"
+    drill = (shipped / "bytes-to-unicode.yaml").read_text().replace("id: bytes-to-unicode", "id: cited-drill")
+    drill += textwrap.dedent(CITED_DECK[CITED_DECK.index("    references:") :])
+    (extra / "cited-drill.yaml").write_text(drill)
+    (extra / "hidden" / "test_bytes_to_unicode.py").write_text(
+        (shipped / "hidden" / "test_bytes_to_unicode.py").read_text()
+    )
+    monkeypatch.setenv("TOKDRILL_CONTENT", str(extra))
+    backend = Backend.open(clock=clock)
+    assert backend.library.drill("cited-drill").references, backend.problems
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "cited-drill", "recall")
+        shown = str(screen.query_one("#prompt-references").render())
+        assert "Sennrich" in shown and "(2016)" in shown and "https://aclanthology.org/P16-1162/" in shown
+        await pilot.press("escape")
+        app.post_message(OpenCard("cited-card"))
+        await pilot.pause()
+        await pilot.press("space")
+        references = app.screen.query_one("#references")
+        assert references.display and "Neural Machine Translation of Rare Words" in str(references.render())

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from tokdrill.ui.formatting import clock_text, sparkline
+from datetime import timedelta
+
+from tokdrill.ui.formatting import interval_text, sparkline
 from tokdrill.ui.retype import RetypeTracker, code_diff
-from tokdrill.ui.widgets.code_editor import next_line_indent
 
 REFERENCE = "def f(x):\n    if x:\n        return 1\n    return 0\n"
 
@@ -50,14 +51,9 @@ def test_code_diff_is_empty_for_identical_code_and_unified_otherwise() -> None:
     assert "-    return None" in diff and "+    return 0" in diff
 
 
-def test_next_line_indent_keeps_and_extends() -> None:
-    assert next_line_indent("    x = 1") == "    "
-    assert next_line_indent("    for a in b:  # loop") == "        "
-    assert next_line_indent("def f():") == "    "
-    assert next_line_indent("text = ':'") == ""
-
-
 def test_formatters() -> None:
-    assert clock_text(0) == "0:00" and clock_text(61.9) == "1:01" and clock_text(3725) == "1:02:05"
+    intervals = [timedelta(seconds=20), timedelta(minutes=10), timedelta(hours=5), timedelta(days=4)]
+    intervals += [timedelta(days=63), timedelta(days=550)]
+    assert [interval_text(i) for i in intervals] == ["1m", "10m", "5h", "4d", "2.1mo", "1.5y"]
     assert sparkline([]) == "" and len(sparkline([3, 1, 2])) == 3
     assert sparkline([1, 2])[0] == "▁" and sparkline([1, 2])[1] == "█"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from textual.widgets import Markdown, TextArea
 from ui_helpers import SIZE
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.screens.review import ReviewScreen
+from tokdrill.ui.formatting import interval_text
+from tokdrill.ui.messages import OpenCard
+from tokdrill.ui.screens.review import RATING_NAMES, ReviewScreen
 
 
 async def test_review_reveal_and_rate_records_reviews(app: TokdrillApp, backend: Backend, clock: FixedClock) -> None:
@@ -44,7 +48,7 @@ async def test_review_reveal_and_rate_records_reviews(app: TokdrillApp, backend:
 async def test_typed_answer_shows_covered_key_points_before_rating(app: TokdrillApp, backend: Backend) -> None:
     card = next(c for c in backend.library.all_cards() if len(c.key_points) >= 2)
     async with app.run_test(size=SIZE) as pilot:
-        app.open_card(card.id)
+        app.post_message(OpenCard(card.id))
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
@@ -64,8 +68,94 @@ async def test_typed_answer_shows_covered_key_points_before_rating(app: Tokdrill
 
 async def test_empty_queue_says_so(app: TokdrillApp, backend: Backend) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(ReviewScreen([], title="Review"))
+        app.push_screen(ReviewScreen(backend, [], title="Review"))
         await pilot.pause()
         assert "Nothing to review" in app.screen.question_text
         await pilot.press("space", "3")
         assert backend.store.reviews() == []
+
+
+async def test_typed_answer_mode_is_chosen_per_card(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("t")
+        typed = screen.query_one("#typed-answer", TextArea)
+        typed.load_text("an answer")
+        await pilot.press("ctrl+s", "3")
+        assert screen.index == 1
+        await pilot.press("space")  # the next card starts in the usual mode: Space reveals
+        assert screen.revealed and not screen.typed_mode
+        assert not typed.display and typed.text == ""
+
+
+async def test_typed_answers_across_two_cards(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        for _ in range(2):
+            card = screen.card
+            assert card is not None
+            await pilot.press("t")
+            screen.query_one("#typed-answer", TextArea).load_text(card.key_points[0] if card.key_points else "x")
+            await pilot.press("ctrl+s")
+            assert screen.revealed and "Key points covered" in str(screen.query_one("#keypoints").render())
+            await pilot.press("3")
+        assert len(backend.store.reviews()) == 2
+
+
+async def test_each_rating_key_shows_the_interval_it_would_give(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5", "space")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is not None
+        hint = str(screen.query_one("#rate-hint").render())
+        intervals = backend.preview_intervals(screen.card)
+        for rating, name in RATING_NAMES.items():
+            assert f"{rating} {name} · {interval_text(intervals[rating])}" in hint
+        assert intervals[4] > intervals[3] > timedelta(0)
+
+
+async def test_u_undoes_the_last_rating_and_brings_the_card_back(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        first = screen.card
+        assert first is not None
+        await pilot.press("space", "1")
+        assert screen.index == 1
+        await pilot.press("u")
+        assert screen.index == 0 and screen.card == first and not screen.revealed
+        assert backend.store.reviews() == [] and backend.store.item_state("card", first.id) is None
+        await pilot.press("space", "3")
+        assert [r.rating for r in backend.store.reviews()] == [3]
+
+
+async def test_study_more_when_the_daily_new_cards_are_done(app: TokdrillApp, backend: Backend) -> None:
+    backend.set_setting("new_cards_per_day", 2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and len(screen.cards) == 2
+        await pilot.press("space", "4", "space", "4")
+        assert screen.card is None and "study more" in screen.question_text
+        await pilot.press("m")
+        assert len(screen.cards) == 4 and screen.card is not None and screen.index == 2
+        await pilot.press("space", "4")
+        assert len(backend.store.reviews()) == 3
+        assert backend.extra_new_today() == 2  # the extra new cards stay in today's queue
+        assert screen.cards[3] in backend.review_queue()
+
+
+async def test_nothing_due_offers_study_more(app: TokdrillApp, backend: Backend) -> None:
+    backend.set_setting("new_cards_per_day", 0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is None
+        assert "Nothing to review" in screen.question_text and "study more" in screen.question_text
+        await pilot.press("m")
+        assert screen.card is not None and len(screen.cards) == 10  # one day's worth when the setting is 0

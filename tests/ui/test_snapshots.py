@@ -1,32 +1,56 @@
-"""A small set of SVG snapshots of the main screens, all from one snapshot app setup.
+"""SVG snapshots of every screen at 80x24 (and the busiest ones at 200x50), all from one
+snapshot app: a fixed clock, UTC days, real grading with its duration pinned, no cursor blink.
 
 Update with: python -m pytest tests/ui/test_snapshots.py --snapshot-update
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Awaitable, Callable
+from datetime import date
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Markdown
-from ui_helpers import SIZE
+from textual.widgets import Markdown, TextArea
+from ui_helpers import SMALL
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
+from tokdrill.content.model import Drill
 from tokdrill.grading.verdict import TestResult, Verdict
 from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.screens.drill import DrillScreen
+
+LARGE = (200, 50)
+DRILL = "bytes-to-unicode"
+WRONG = "def bytes_to_unicode():\n    return {}\n"
 
 
-def snapshot_app(history: bool = False) -> TokdrillApp:
-    """The app on a fixed clock and a UTC calendar; with ``history``, one pass and six reviews."""
+class SnapshotBackend(Backend):
+    """The real backend with grading's wall-clock duration pinned (it is the one varying figure)."""
+
+    def grade(self, drill: Drill, source: str) -> Verdict:
+        return dataclasses.replace(super().grade(drill, source), seconds=0.05)
+
+
+def snapshot_app(*, history: bool = False, interview: bool = False, draft: bool = False) -> TokdrillApp:
+    """The app on a fixed clock and UTC days; ``history`` adds passes and reviews (with typing
+    figures), ``interview`` an interview date, ``draft`` a saved recall draft."""
     clock = FixedClock()
-    backend = Backend.open(clock=clock)
-    backend.store.set_timezone("UTC")
+    opened = Backend.open(clock=clock)
+    backend = SnapshotBackend(opened.library, opened.progress, clock, opened.problems)
+    backend.set_setting("timezone", "UTC")
+    if interview:
+        backend.set_interview_date(date(2026, 1, 19))
+    if draft:
+        text = backend.reference(backend.library.drill(DRILL))
+        backend.save_draft(DRILL, "recall", text[: len(text) // 2], 200.0)
     if history:
-        drill = backend.library.drill("bytes-to-unicode")
+        drill = backend.library.drill(DRILL)
         verdict = Verdict(drill.id, True, (TestResult("test_bytes_to_unicode.py::test_table", "passed"),), 0.05)
-        for seconds in (420.0, 350.0, 300.0):
+        for seconds, wpm in ((420.0, 31.0), (350.0, 38.0), (300.0, 44.0)):
             backend.record_attempt(
                 drill,
                 "retype",
@@ -36,10 +60,15 @@ def snapshot_app(history: bool = False) -> TokdrillApp:
                 submissions=1,
                 keystrokes=600,
                 retype_accuracy=0.98,
+                wpm=wpm,
+                typing_accuracy=0.95,
+                corrected_errors=4,
+                costly_keys=(("(", 3), ("indentation", 2)),
             )
             clock.advance(days=1)
         for card, rating in zip(backend.review_queue(), (3, 3, 4, 1, 3, 2)):
             backend.rate_card(card, rating, 9.0)
+        backend.store  # noqa: B018 - every queued write applied before the app starts
     return TokdrillApp(backend, cursor_blink=False)
 
 
@@ -48,39 +77,101 @@ def _home(home: Path) -> Path:
     return home
 
 
-def test_today_first_run(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(snapshot_app(), terminal_size=SIZE)
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait for workers (grading) and Markdown rendering to finish."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    for markdown in pilot.app.screen.query(Markdown):
+        async with markdown.lock:
+            pass
+    await pilot.pause()
 
 
-def test_drill_retype_with_divergence(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def drill_at(mode: str, *steps: str) -> Callable[[Pilot[None]], Awaitable[None]]:
+    """Open the drill in ``mode``, then: ``mid`` (the reference half typed with a slip),
+    ``fail`` (a wrong submission graded), ``pass`` (the reference submitted)."""
+
     async def run_before(pilot: Pilot[None]) -> None:
         app = pilot.app
         assert isinstance(app, TokdrillApp)
-        app.start_drill("bytes-to-unicode", "retype")
+        app.start_drill(DRILL, mode)  # type: ignore[arg-type]
         await pilot.pause()
         screen = app.screen
-        lines = app.backend.reference(screen.drill).split("\n")  # type: ignore[attr-defined]
-        screen.editor.load_text("\n".join(lines[:9] + ["    tabel"]))  # type: ignore[attr-defined]
-        await pilot.pause()
+        assert isinstance(screen, DrillScreen)
+        reference = app.backend.reference(screen.drill)
+        for step in steps:
+            if step == "mid":
+                lines = reference.split("\n")
+                screen.editor.load_text("\n".join(lines[:12] + ["    tabel"]))
+                screen.editor.move_cursor(screen.editor.document.end)
+            else:
+                screen.editor.load_text(WRONG if step == "fail" else reference)
+                await pilot.pause()
+                await pilot.press("ctrl+s")
+            await settle(pilot)
 
-    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=run_before)
-
-
-def test_review_answer_revealed(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    async def run_before(pilot: Pilot[None]) -> None:
-        await pilot.press("f5", "space")
-        await pilot.pause()
-        for markdown in pilot.app.screen.query(Markdown):
-            async with markdown.lock:  # wait for the Markdown to finish rendering
-                pass
-        await pilot.pause()
-
-    assert snap_compare(snapshot_app(), terminal_size=SIZE, run_before=run_before)
+    return run_before
 
 
-def test_stats_with_history(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(snapshot_app(history=True), terminal_size=SIZE, press=["f4"])
+async def review_typed(pilot: Pilot[None]) -> None:
+    await pilot.press("f5", "t")
+    pilot.app.screen.query_one("#typed-answer", TextArea).load_text(
+        "Count adjacent pairs weighted by frequency, take the argmax pair, merge it everywhere and "
+        "append it to the merge list until the target size."
+    )
+    await pilot.press("ctrl+s")
+    await settle(pilot)
 
 
-def test_help(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(snapshot_app(), terminal_size=SIZE, press=["f1"])
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+SCREENS: dict[str, tuple[Callable[[], TokdrillApp], Callable[[Pilot[None]], Awaitable[None]] | None]] = {
+    "today_first_run": (snapshot_app, None),
+    "today_with_interview": (lambda: snapshot_app(history=True, interview=True), None),
+    "mode_choice": (snapshot_app, lambda p: press(p, "enter")),
+    "drill_retype_start": (snapshot_app, drill_at("retype")),
+    "drill_retype_mid": (snapshot_app, drill_at("retype", "mid")),
+    "drill_retype_failed": (snapshot_app, drill_at("retype", "fail")),
+    "drill_retype_passed": (snapshot_app, drill_at("retype", "pass")),
+    "drill_recall_start": (snapshot_app, drill_at("recall")),
+    "drill_recall_failed": (snapshot_app, drill_at("recall", "fail")),
+    "drill_recall_passed": (snapshot_app, drill_at("recall", "pass")),
+    "restore_dialog": (lambda: snapshot_app(draft=True), lambda p: open_drill(p, "recall")),
+    "give_up_dialog": (snapshot_app, lambda p: drill_then(p, "f9")),
+    "review_front": (snapshot_app, lambda p: press(p, "f5")),
+    "review_back": (snapshot_app, lambda p: press(p, "f5", "space")),
+    "review_typed": (snapshot_app, review_typed),
+    "stats": (lambda: snapshot_app(history=True, interview=True), lambda p: press(p, "f4")),
+    "browse": (snapshot_app, lambda p: press(p, "f3")),
+    "help": (lambda: snapshot_app(interview=True), lambda p: press(p, "f1")),
+    "settings": (snapshot_app, lambda p: press(p, "s")),
+}
+LARGE_SCREENS = ("today_with_interview", "drill_retype_mid", "drill_retype_failed", "review_back", "stats")
+
+
+async def open_drill(pilot: Pilot[None], mode: str) -> None:
+    app = pilot.app
+    assert isinstance(app, TokdrillApp)
+    app.start_drill(DRILL, mode)  # type: ignore[arg-type]
+    await settle(pilot)
+
+
+async def drill_then(pilot: Pilot[None], *keys: str) -> None:
+    await drill_at("retype")(pilot)
+    await press(pilot, *keys)
+
+
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_every_screen_at_80x24(snap_compare, name: str) -> None:  # type: ignore[no-untyped-def]
+    make, run_before = SCREENS[name]
+    assert snap_compare(make(), terminal_size=SMALL, run_before=run_before)
+
+
+@pytest.mark.parametrize("name", LARGE_SCREENS)
+def test_busiest_screens_at_200x50(snap_compare, name: str) -> None:  # type: ignore[no-untyped-def]
+    make, run_before = SCREENS[name]
+    assert snap_compare(make(), terminal_size=LARGE, run_before=run_before)

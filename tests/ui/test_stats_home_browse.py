@@ -7,7 +7,7 @@ from datetime import date
 
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Static
-from ui_helpers import SIZE, submit
+from ui_helpers import SIZE, SMALL, screen_text, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -41,6 +41,7 @@ async def test_stats_and_today_reflect_an_attempt_and_reviews(
         app.start_drill("bytes-to-unicode", "retype")
         await pilot.pause()
         app.screen.editor.load_text(backend.reference(app.screen.drill))
+        await pilot.pause()  # the clock starts with this first edit
         clock.advance(seconds=240)
         await submit(app, pilot)
         await pilot.press("escape")
@@ -81,7 +82,17 @@ async def test_interview_date_shows_countdown_and_readiness(app: TokdrillApp, ba
         await pilot.pause()
         assert backend.interview_date() == date(2026, 1, 19)
         shown = str(app.screen.query_one("#interview", Static).render())
-        assert "2026-01-19 · in 14 days" in shown and "readiness 0%" in shown
+        assert "2026-01-19\nin 14 days\nreadiness 0%" in shown
+
+
+async def test_today_shows_and_explains_readiness_at_80x24(app: TokdrillApp, backend: Backend) -> None:
+    backend.set_interview_date(date(2026, 1, 19))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "readiness 0%" in text and "in 14 days" in text
+        assert " ".join(text.split()).find(" ".join(backend.readiness_explanation().split())) >= 0
+        assert "Weakest now:" in text and "Up next" in text
 
 
 async def test_browse_search_tag_filter_and_open(app: TokdrillApp, backend: Backend) -> None:

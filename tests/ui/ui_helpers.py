@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import html
+import re
+
+from textual.app import App
 from textual.pilot import Pilot
 
+from tokdrill.progress.records import Mode
 from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.screens.drill import DrillScreen
 
 SIZE = (120, 40)
+SMALL = (80, 24)
 
 
 async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:
@@ -15,3 +22,57 @@ async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def start_drill(app: TokdrillApp, pilot: Pilot[None], drill_id: str, mode: Mode) -> DrillScreen:
+    """Open ``drill_id`` in ``mode`` (no draft waiting) and return its screen."""
+    app.start_drill(drill_id, mode)
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, DrillScreen), screen
+    return screen
+
+
+async def load(pilot: Pilot[None], screen: DrillScreen, text: str) -> None:
+    """Put ``text`` in the editor as one edit (stands in for typing it) and let it settle."""
+    screen.editor.load_text(text)
+    await pilot.pause()
+
+
+def type_exactly(screen: DrillScreen, text: str) -> None:
+    """Type ``text`` through the editor's own key handling, as keys: each leading space is one
+    key press and each line break an Enter (the rest of a line, where auto-indent plays no part,
+    goes in as one press to keep the test fast)."""
+    editor = screen.editor
+    for number, line in enumerate(text.split("\n")):
+        if number:
+            editor.action_newline()
+        code = line.lstrip(" ")
+        for _ in range(len(line) - len(code)):
+            editor.type_text(" ")
+        if code:
+            editor.type_text(code)
+
+
+_SVG_TEXT = re.compile(
+    r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="[\d.]+" '
+    r'clip-path="url\(#[\w-]*line-(\d+)\)">(.*?)</text>'
+)
+CELL_WIDTH = 12.2  # pixels per column in Textual's SVG screenshots
+
+
+def screen_lines(app: App[None]) -> list[str]:
+    """What the terminal shows now, one string per row (read from an SVG screenshot)."""
+    width, height = app.size
+    grid = [[" "] * width for _ in range(height)]
+    for x, row, content in _SVG_TEXT.findall(app.export_screenshot()):
+        column = round(float(x) / CELL_WIDTH)
+        for offset, character in enumerate(html.unescape(content).replace("\xa0", " ")):
+            if column + offset < width and int(row) < height:
+                grid[int(row)][column + offset] = character
+    return ["".join(line).rstrip() for line in grid]
+
+
+def screen_text(app: App[None]) -> str:
+    """What the terminal shows now, rows joined by newlines."""
+    return "\n".join(screen_lines(app))

@@ -41,6 +41,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "import_cmd",
         "read progress from an export file: merge it in, or --replace everything with it",
     ),
+    "config": (
+        "config_cmd",
+        "show or change settings: new items per day, retention, auto-indent, interview date, ...",
+    ),
     "repair": (
         "repair_cmd",
         "continue from what can be read of a damaged progress database (a copy of it is kept)",

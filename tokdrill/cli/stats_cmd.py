@@ -43,10 +43,9 @@ def load_catalog(args: argparse.Namespace) -> Catalog:
 
 
 def _seconds(value: float | None) -> str:
-    if value is None:
-        return "-"
-    minutes, seconds = divmod(round(value), 60)
-    return f"{minutes}:{seconds:02d}"
+    from tokdrill.clock import clock_text
+
+    return "-" if value is None else clock_text(value)
 
 
 def render_text(stats: Stats, database: Path | None = None) -> str:

@@ -67,11 +67,19 @@ def summary_style(verdict: Verdict) -> Style:
     return "pass" if verdict.passed else "fail"
 
 
-def verdict_spans(verdict: Verdict, *, with_notice: bool = True, message_lines: int = MESSAGE_LINES) -> list[Span]:
-    """Everything but the summary line, top to bottom; each span ends its own line(s)."""
+def verdict_spans(
+    verdict: Verdict, *, with_notice: bool = True, message_lines: int = MESSAGE_LINES, failures_first: bool = False
+) -> list[Span]:
+    """Everything but the summary line, top to bottom; each span ends its own line(s).
+
+    With ``failures_first`` the failing tests come before the passing ones and each message shows
+    its assertion lines (pytest's ``E`` lines) before where it failed, so a short panel shows the
+    cause first.
+    """
     spans: list[Span] = []
     not_run = 0
-    for test in verdict.tests:
+    tests = sorted(verdict.tests, key=lambda t: t.outcome == "passed") if failures_first else verdict.tests
+    for test in tests:
         spans.append(
             Span(f"{MARKS.get(test.outcome, test.outcome.upper()):>7}  ", MARK_STYLES.get(test.outcome, "fail"))
         )
@@ -79,7 +87,12 @@ def verdict_spans(verdict: Verdict, *, with_notice: bool = True, message_lines: 
         if test.message.startswith("not run: ") and verdict.problem:
             not_run += 1  # the reason is the problem shown below; say it once
         elif test.outcome != "passed" and test.message:
-            lines = _clip(printable(test.message).splitlines(), message_lines)
+            lines = printable(test.message).splitlines()
+            if failures_first:
+                lines = [line for line in lines if line.startswith("E ")] + [
+                    line for line in lines if not line.startswith("E ")
+                ]
+            lines = _clip(lines, message_lines)
             spans.append(Span("".join(f"{_INDENT}{line}\n" for line in lines), "dim"))
     if not_run:
         spans.append(Span(f"({not_run} test{'s' if not_run != 1 else ''} not run: see the problem below)\n", "dim"))

@@ -139,3 +139,43 @@ def legacy_day_offset(minutes: object) -> str | None:
         return None
     hours = minutes // 60
     return "Etc/GMT" if hours == 0 else f"Etc/GMT{-hours:+d}"
+
+
+_NULL_WORDS = ("", "none", "null")
+_TRUE_WORDS = ("true", "on", "yes")
+_FALSE_WORDS = ("false", "off", "no")
+
+
+def setting_from_text(key: str, text: str) -> SettingValue:
+    """The value a person means by ``text`` for ``key`` ("20", "0.85", "true", "2026-03-01",
+    "Europe/Berlin"; empty, "none" or "null" for no value), validated: ValueError says why not.
+    The app's Settings screen and ``tokdrill config`` read what people type with this."""
+    word = text.strip()
+    value: object
+    if word.lower() in _NULL_WORDS:
+        value = None
+    elif word.lower() in _TRUE_WORDS:
+        value = True
+    elif word.lower() in _FALSE_WORDS:
+        value = False
+    else:
+        try:
+            value = int(word)
+        except ValueError:
+            try:
+                value = float(word)
+            except ValueError:
+                value = word
+    return validate_setting(key, value)
+
+
+def setting_text(value: SettingValue) -> str:
+    """How a setting's value is written for people: ``true``/``false``, numbers as typed, ``none``
+    for no value."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(setting_text(v) for v in value)
+    return str(value)

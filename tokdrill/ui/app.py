@@ -1,21 +1,33 @@
-"""The Textual application: screens, global keys and the command palette, over a Backend."""
+"""The Textual application: screens, global keys, the command palette and navigation, over a Backend.
+
+Screens receive the backend when they are made and ask for navigation with messages
+(:mod:`tokdrill.ui.messages`); this module is the one place that decides what opens where, so
+no screen imports the app.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
+from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, on, work
 from textual.app import App, SystemCommand
+from textual.command import Provider
 from textual.screen import Screen
+from textual.widgets import Input, TextArea
 
 from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.ui import keymap
-from tokdrill.ui.messages import StoreStatusChanged
+from tokdrill.ui.messages import OpenCard, OpenDrill, SettingsChanged, StoreStatusChanged
+
+if TYPE_CHECKING:
+    from tokdrill.ui.screens.drill import DrillScreen
 
 
-def content_commands() -> type:
+def content_commands() -> type[Provider]:
     """The palette provider for drills and cards, imported when the palette first opens."""
     from tokdrill.ui.commands import ContentCommands
 
@@ -26,7 +38,8 @@ SYMBOL_CHECK_DELAY = 0.5  # seconds after mount before drill symbols are checked
 
 
 class TokdrillApp(App[None]):
-    """tokdrill's TUI. ``backend`` holds the content, the store, the grader and the clock."""
+    """tokdrill's TUI. ``backend`` holds the content, the store, the grader and the clock;
+    ``cursor_blink=False`` keeps every text cursor steady (tests and snapshots)."""
 
     CSS_PATH = "tokdrill.tcss"
     TITLE = "tokdrill"
@@ -43,13 +56,18 @@ class TokdrillApp(App[None]):
         """Today is the bottom of the screen stack."""
         from tokdrill.ui.screens.home import HomeScreen
 
-        return HomeScreen()
+        return HomeScreen(self.backend)
 
     def on_mount(self) -> None:
         self.backend.set_store_listener(self._post_store_status)
         self._announce_problems(self.backend.problems)
         # once start-up has settled, so that it does not compete with the first frames
         self.set_timer(SYMBOL_CHECK_DELAY, self.check_symbols)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Text cursors follow the app's ``cursor_blink`` choice."""
+        if not self.cursor_blink and isinstance(event.widget, (TextArea, Input)):
+            event.widget.cursor_blink = False
 
     @work(thread=True, exclusive=True, group="content")
     def check_symbols(self) -> None:
@@ -60,6 +78,9 @@ class TokdrillApp(App[None]):
 
     def _add_problems(self, found: list[str]) -> None:
         self._announce_problems(found)
+        self._refresh_today()
+
+    def _refresh_today(self) -> None:
         from tokdrill.ui.screens.home import HomeScreen
 
         for screen in self.screen_stack:
@@ -89,19 +110,17 @@ class TokdrillApp(App[None]):
             self.notify(status.message, title="Progress not saved", severity="warning", timeout=30)
 
     def on_unmount(self) -> None:
-        from tokdrill.ui.screens.drill import DrillScreen
-
-        for screen in self.screen_stack:  # quitting mid-drill keeps the draft
-            if isinstance(screen, DrillScreen):
-                screen.save_draft()
+        drill = self._drill_screen()
+        if drill is not None:  # quitting mid-drill keeps the draft
+            drill.save_draft()
         self.backend.set_store_listener(None)
         self.final_store_status = self.backend.close()
 
     # ------------------------------------------------------------------------ navigation
     def _show(self, screen: Screen[None]) -> None:
-        """Go back to Today, then open ``screen`` on top of it (one level deep)."""
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
+        """Go back to Today, then open ``screen`` on top of it (one level deep). A drill left
+        this way keeps its draft (the drill screen saves it when it closes)."""
+        self.action_today()
         self.push_screen(screen)
 
     def action_today(self) -> None:
@@ -112,50 +131,103 @@ class TokdrillApp(App[None]):
         from tokdrill.ui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.backend.readiness_explanation()))
 
     def action_browse(self) -> None:
         from tokdrill.ui.screens.browse import BrowseScreen
 
-        self._show(BrowseScreen())
+        self._show(BrowseScreen(self.backend))
 
     def action_stats(self) -> None:
         from tokdrill.ui.screens.stats import StatsScreen
 
-        self._show(StatsScreen())
+        self._show(StatsScreen(self.backend))
 
     def action_review(self) -> None:
         from tokdrill.ui.screens.review import ReviewScreen
 
-        self._show(ReviewScreen(self.backend.review_queue(), title="Review"))
+        self._show(ReviewScreen(self.backend, self.backend.review_queue(), title="Review"))
 
-    def open_card(self, card_id: str) -> None:
+    def action_settings(self) -> None:
+        from tokdrill.ui.screens.settings import SettingsScreen
+
+        self._show(SettingsScreen(self.backend))
+
+    @on(OpenCard)
+    def open_card(self, message: OpenCard) -> None:
         """Open one card for review on top of the current screen."""
         from tokdrill.ui.screens.review import ReviewScreen
 
-        card = self.backend.library.card(card_id)
-        self.push_screen(ReviewScreen([card], title="Card"))
+        message.stop()
+        card = self.backend.library.card(message.card_id)
+        self.push_screen(ReviewScreen(self.backend, [card], title="Card"))
 
-    def open_drill(self, drill_id: str) -> None:
-        """Ask for the mode, then open the drill."""
+    @on(OpenDrill)
+    def open_drill(self, message: OpenDrill) -> None:
+        """Open a drill in the mode asked for, or ask for the mode first."""
+        message.stop()
+        if message.mode is not None:
+            self.start_drill(message.drill_id, message.mode)
+            return
         from tokdrill.ui.screens.dialogs import ModeChoice
 
-        drill = self.backend.library.drill(drill_id)
-        if not self._can_open(drill_id):
+        if not self._can_open(message.drill_id):
             return
+        drill_id = message.drill_id
 
-        def chosen(mode: str | None) -> None:
-            if mode in ("retype", "recall"):
-                self.start_drill(drill_id, mode)  # type: ignore[arg-type]
+        def chosen(mode: Mode | None) -> None:
+            if mode is not None:
+                self.start_drill(drill_id, mode)
 
-        self.push_screen(ModeChoice(drill), chosen)
+        self.push_screen(ModeChoice(self.backend.library.drill(drill_id)), chosen)
 
     def start_drill(self, drill_id: str, mode: Mode) -> None:
-        """Open the drill screen in ``mode`` directly."""
+        """Open the drill screen in ``mode``. With another drill already open, ask first; the
+        open one's typing is kept as its draft either way."""
+        if not self._can_open(drill_id):
+            return
+        current = self._drill_screen()
+        if current is None:
+            self._push_drill(drill_id, mode)
+            return
+        if (current.drill.id, current.mode) == (drill_id, mode):
+            while self.screen is not current:  # it is open already: go back to it
+                self.pop_screen()
+            return
+        if current.finished:
+            self._leave_drill_for(current, drill_id, mode)
+            return
+        from tokdrill.ui.screens.dialogs import Confirm
+
+        other = self.backend.library.drill(drill_id)
+        question = (
+            f"You are in the middle of [b]{current.drill.title}[/b] ({current.mode_name}).\n"
+            f"Leave it for [b]{other.title}[/b]? Your typing is kept as a draft and offered "
+            "when you open it again."
+        )
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                self._leave_drill_for(current, drill_id, mode)
+
+        self.push_screen(Confirm("Open another drill?", question), answer)
+
+    def _leave_drill_for(self, current: DrillScreen, drill_id: str, mode: Mode) -> None:
+        current.save_draft(force=True)
+        while current in self.screen_stack:
+            self.pop_screen()
+        self._push_drill(drill_id, mode)
+
+    def _push_drill(self, drill_id: str, mode: Mode) -> None:
         from tokdrill.ui.screens.drill import DrillScreen
 
-        if self._can_open(drill_id):
-            self.push_screen(DrillScreen(self.backend.library.drill(drill_id), mode))
+        self.push_screen(DrillScreen(self.backend, self.backend.library.drill(drill_id), mode))
+
+    def _drill_screen(self) -> DrillScreen | None:
+        """The open drill screen, if any (there is never more than one)."""
+        from tokdrill.ui.screens.drill import DrillScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, DrillScreen)), None)
 
     def _can_open(self, drill_id: str) -> bool:
         found = self.backend.check_symbols()  # no-op once the background check has run
@@ -170,14 +242,20 @@ class TokdrillApp(App[None]):
             return False
         return True
 
+    def on_settings_changed(self, message: SettingsChanged) -> None:
+        self._refresh_today()
+
     # --------------------------------------------------------------------- command palette
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Today", "What is due, readiness, streak (F2)", self.action_today)
         yield SystemCommand("Review due cards", "Flashcards due now (F5)", self.action_review)
-        yield SystemCommand("Stats", "Times, retention, forecast, activity (F4)", self.action_stats)
+        yield SystemCommand("Stats", "Times, typing, retention, forecast, activity (F4)", self.action_stats)
         yield SystemCommand("Browse", "Every drill and card, search and tags (F3)", self.action_browse)
-        yield SystemCommand("Help: keys", "Every key binding (F1)", self.action_help)
+        yield SystemCommand(
+            "Settings", "New items per day, retention, auto-indent, interview date", self.action_settings
+        )
+        yield SystemCommand("Help: keys", "Every key binding, and what readiness means (F1)", self.action_help)
         yield SystemCommand("Start next item", "The first item due today", self._start_next)
         if self.backend.store_damaged:
             yield SystemCommand(
@@ -185,6 +263,7 @@ class TokdrillApp(App[None]):
             )
         if self.backend.store_status().pending:
             yield SystemCommand("Retry saving progress", "Try the unsaved changes again now", self._retry_saving)
+        yield from screen_commands(screen)
 
     def _repair_store(self) -> None:
         self.notify(self.backend.repair_store(), title="Progress", timeout=15)
@@ -199,3 +278,19 @@ class TokdrillApp(App[None]):
         self.action_today()
         if isinstance(self.screen, HomeScreen):
             self.screen.action_next()
+
+
+def screen_commands(screen: Screen[object]) -> Iterable[SystemCommand]:
+    """The keys of ``screen`` that can run now, as palette commands (the footer shows only the
+    keys that fit; here are all of them)."""
+    keys: dict[str, list[str]] = {}
+    described: dict[str, str] = {}
+    for key, active in screen.active_bindings.items():
+        binding = active.binding
+        if active.node is screen and active.enabled and binding.description:
+            keys.setdefault(binding.action, []).append(key)
+            described.setdefault(binding.action, binding.description)
+    for action, names in keys.items():
+        yield SystemCommand(
+            described[action], f"{' / '.join(names)} on this screen", partial(screen.run_action, action)
+        )

@@ -1,20 +1,32 @@
-"""Small text formatters shared by the screens (no Textual imports)."""
+"""Small text formatters shared by the screens (Rich text, no Textual; durations as m:ss are
+:func:`tokdrill.clock.clock_text`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
+
+from rich.text import Text
+
+from tokdrill.content.model import Reference
 
 _BARS = "▁▂▃▄▅▆▇█"
 
 
-def clock_text(seconds: float) -> str:
-    """``m:ss`` (or ``h:mm:ss``) for a non-negative duration."""
-    total = max(0, int(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}:{minutes:02d}:{secs:02d}"
-    return f"{minutes}:{secs:02d}"
+def interval_text(interval: timedelta) -> str:
+    """A scheduling interval as Anki writes it: ``1m``, ``10m``, ``3h``, ``4d``, ``2.1mo``, ``1.5y``."""
+    minutes = interval.total_seconds() / 60
+    if minutes < 60:
+        return f"{max(1, round(minutes))}m"
+    hours = minutes / 60
+    if hours < 24:
+        return f"{round(hours)}h"
+    days = hours / 24
+    if days < 30:
+        return f"{round(days)}d"
+    if days < 365:
+        return f"{days / 30:.1f}mo"
+    return f"{days / 365:.1f}y"
 
 
 def sparkline(values: Sequence[float]) -> str:
@@ -28,6 +40,11 @@ def sparkline(values: Sequence[float]) -> str:
     return "".join(_BARS[min(len(_BARS) - 1, int((v - low) / span * (len(_BARS) - 1) + 0.5))] for v in values)
 
 
+def shorten(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the last one an ellipsis when it was cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def percent(fraction: float | None) -> str:
     """``87%`` or ``-`` when unknown."""
     return "-" if fraction is None else f"{fraction * 100:.0f}%"
@@ -36,3 +53,25 @@ def percent(fraction: float | None) -> str:
 def plural(n: int, word: str) -> str:
     """``1 card`` / ``3 cards``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def references_text(references: Sequence[Reference]) -> Text:
+    """A drill's or card's references, one per line, each link clickable where the terminal can."""
+    out = Text()
+    if not references:
+        return out
+    out.append("References", style="bold")
+    for reference in references:
+        out.append("\n• ")
+        head = reference.authors or ""
+        if reference.year is not None:
+            head = f"{head} ({reference.year})" if head else f"({reference.year})"
+        if head:
+            out.append(head + ". ")
+        out.append(reference.title, style="italic")
+        if reference.venue:
+            out.append(f". {reference.venue}")
+        if reference.url:
+            out.append(". ")
+            out.append(reference.url, style=f"underline link {reference.url}")
+    return out

@@ -1,82 +1,150 @@
 """Every key binding of the app, each with an id so a keymap can remap it.
 
+Within each list the keys a person needs most come first: the footer shows as many as fit, in
+this order, and F1 and the command palette list all of them.
+
 The drill editor (Textual's TextArea) owns ctrl+a/e/k/u/w/d/z/y/x/c/v, f6 and f7, so the drill
-screen's own keys are ctrl+s/t/o/g (not used by the editor) bound with ``priority=True``, and the
-app-wide keys are F-keys that work from every screen.
+screen's own keys are ctrl+s/t/o/g/r, F9 and scroll keys the editor does not use, all bound with
+``priority=True`` so that they work while the editor has focus; the app-wide keys are F-keys that
+work from every screen.
 """
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from collections.abc import Iterator
 
-APP = [
-    Binding("f1", "help", "Help", id="app.help"),
-    Binding("f2", "today", "Today", id="app.today"),
-    Binding("f3", "browse", "Browse", id="app.browse"),
-    Binding("f4", "stats", "Stats", id="app.stats"),
-    Binding("f5", "review", "Review", id="app.review"),
+from textual.binding import Binding, BindingType
+
+# Keys that change screens are priority bindings: they run in the order keys arrive, so keys
+# typed right after them (a burst from a fast typist) reach the new screen, not the old one.
+APP: list[BindingType] = [
+    Binding("f1", "help", "Help", priority=True, id="app.help"),
+    Binding("f2", "today", "Today", priority=True, id="app.today"),
+    Binding("f3", "browse", "Browse", priority=True, id="app.browse"),
+    Binding("f4", "stats", "Stats", priority=True, id="app.stats"),
+    Binding("f5", "review", "Review", priority=True, id="app.review"),
 ]
 
-HOME = [
-    Binding("enter,n", "next", "Start next", id="home.next"),
-    Binding("r", "review", "Review cards", id="home.review"),
-    Binding("d", "drill", "Pick a drill", id="home.drill"),
-    Binding("i", "interview_date", "Interview date", id="home.interview_date"),
-    Binding("e", "problems", "Problems", id="home.problems"),
+HOME: list[BindingType] = [
+    Binding("n", "next", "Start next", priority=True, id="home.next"),
+    Binding("r", "app.review", "Review cards", priority=True, id="home.review"),
+    Binding("d", "app.browse", "Pick a drill", priority=True, id="home.drill"),
+    Binding("s", "app.settings", "Settings", priority=True, id="home.settings"),
+    Binding("i", "interview_date", "Interview date", priority=True, id="home.interview_date"),
+    Binding("e", "problems", "Problems", priority=True, id="home.problems"),
 ]
 
-DRILL = [
+DRILL: list[BindingType] = [
     Binding("ctrl+s", "submit", "Submit", priority=True, id="drill.submit"),
+    Binding("escape", "leave", "Back", priority=True, id="drill.back"),
+    Binding("f9", "give_up", "Give up", priority=True, id="drill.give_up"),
+    Binding(
+        "ctrl+down,shift+pagedown",
+        "scroll_results(1)",
+        "Scroll results",
+        key_display="^↓↑",
+        priority=True,
+        id="drill.results_down",
+    ),
+    Binding(
+        "ctrl+up,shift+pageup",
+        "scroll_results(-1)",
+        "Scroll results up",
+        show=False,
+        priority=True,
+        id="drill.results_up",
+    ),
+    Binding(
+        "alt+down",
+        "scroll_reference(1)",
+        "Scroll reference",
+        key_display="M-↓↑",
+        priority=True,
+        id="drill.reference_down",
+    ),
+    Binding(
+        "alt+up",
+        "scroll_reference(-1)",
+        "Scroll reference up",
+        show=False,
+        priority=True,
+        id="drill.reference_up",
+    ),
     Binding("ctrl+t", "pause", "Pause/resume", priority=True, id="drill.pause"),
     Binding("ctrl+o", "toggle_indent", "Auto-indent", priority=True, id="drill.auto_indent"),
     Binding("ctrl+g", "goto_divergence", "Go to divergence", priority=True, id="drill.goto_divergence"),
-    Binding("ctrl+r", "toggle_reference", "Reference", priority=True, id="drill.reference"),
-    Binding("f9", "give_up", "Give up", id="drill.give_up"),
-    Binding("escape", "leave", "Back", id="drill.back"),
+    Binding("ctrl+r", "toggle_reference", "Reference/prompt", priority=True, id="drill.reference"),
 ]
 
-MODE_CHOICE = [
+MODE_CHOICE: list[BindingType] = [
     Binding("r", "choose('retype')", "Retype", id="mode.retype"),
     Binding("m", "choose('recall')", "From memory", id="mode.recall"),
     Binding("escape", "cancel", "Cancel", id="mode.cancel"),
 ]
 
-RESTORE = [
+RESTORE: list[BindingType] = [
     Binding("y", "restore", "Restore draft", id="restore.yes"),
     Binding("n", "discard", "Start fresh", id="restore.no"),
 ]
 
-REVIEW = [
+GIVE_UP: list[BindingType] = [
+    Binding("y", "give_up(True)", "Give up, keep the draft", id="give_up.keep"),
+    Binding("d", "give_up(False)", "Give up, discard the draft", id="give_up.discard"),
+    Binding("n,escape", "cancel", "Keep working", id="give_up.cancel"),
+]
+
+CONFIRM: list[BindingType] = [
+    Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+    Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+]
+
+REVIEW: list[BindingType] = [
     Binding("space", "reveal", "Reveal", id="review.reveal"),
+    Binding("ctrl+s", "check_typed", "Check answer", priority=True, id="review.check"),
     Binding("1", "rate(1)", "Again", id="review.again"),
     Binding("2", "rate(2)", "Hard", id="review.hard"),
     Binding("3", "rate(3)", "Good", id="review.good"),
     Binding("4", "rate(4)", "Easy", id="review.easy"),
+    Binding("escape", "leave", "Back", priority=True, id="review.back"),
     Binding("t", "typed_mode", "Type answer", id="review.typed"),
-    Binding("ctrl+s", "check_typed", "Check answer", priority=True, id="review.check"),
-    Binding("escape", "leave", "Back", id="review.back"),
+    Binding("u", "undo", "Undo rating", id="review.undo"),
+    Binding("m", "study_more", "Study more", id="review.more"),
 ]
 
-BROWSE = [
+BROWSE: list[BindingType] = [
     Binding("slash", "search", "Search", id="browse.search"),
-    Binding("escape", "leave", "Back", id="browse.back"),
+    Binding("escape", "leave", "Back / clear search", id="browse.back"),
 ]
 
-STATS = [
+STATS: list[BindingType] = [
     Binding("escape", "leave", "Back", id="stats.back"),
 ]
 
-CLOSE = [
+SETTINGS: list[BindingType] = [
+    Binding("escape", "leave", "Back", priority=True, id="settings.back"),
+]
+
+CLOSE: list[BindingType] = [
     Binding("escape,q", "close", "Close", id="modal.close"),
 ]
 
-GROUPS: dict[str, list[Binding]] = {
+GROUPS: dict[str, list[BindingType]] = {
     "Everywhere": APP,
     "Today": HOME,
     "Drill": DRILL,
     "Drill: choose a mode": MODE_CHOICE,
     "Drill: restore a draft": RESTORE,
+    "Drill: give up": GIVE_UP,
+    "Questions (y/n)": CONFIRM,
     "Review": REVIEW,
     "Browse": BROWSE,
     "Stats": STATS,
+    "Settings": SETTINGS,
 }
+
+
+def bindings(group: list[BindingType]) -> Iterator[Binding]:
+    """The bindings of ``group`` (every entry of this keymap is a full :class:`Binding`)."""
+    for entry in group:
+        if isinstance(entry, Binding):
+            yield entry

@@ -1,10 +1,15 @@
-"""Typed messages the app's workers post back to the UI thread."""
+"""Typed messages: workers report back to the UI thread, and screens ask the app to navigate.
+
+Screens never call the app: they post one of the navigation messages below, which bubbles up
+to :class:`tokdrill.ui.app.TokdrillApp`, the one place that decides what opens where.
+"""
 
 from __future__ import annotations
 
 from textual.message import Message
 
 from tokdrill.grading.verdict import Verdict
+from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
 
 
@@ -23,6 +28,27 @@ class GradeFailed(Message):
     def __init__(self, error: str) -> None:
         super().__init__()
         self.error = error
+
+
+class OpenDrill(Message):
+    """Open a drill; with ``mode`` None the user is asked for the mode first."""
+
+    def __init__(self, drill_id: str, mode: Mode | None = None) -> None:
+        super().__init__()
+        self.drill_id = drill_id
+        self.mode: Mode | None = mode
+
+
+class OpenCard(Message):
+    """Open one card for review on top of the current screen."""
+
+    def __init__(self, card_id: str) -> None:
+        super().__init__()
+        self.card_id = card_id
+
+
+class SettingsChanged(Message):
+    """Settings were saved; screens showing what they affect refresh."""
 
 
 class StoreStatusChanged(Message):

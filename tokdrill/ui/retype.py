@@ -35,11 +35,17 @@ class RetypeProgress:
     correct_chars: int
     reference_chars: int
     divergence: Divergence | None
+    correct_line_breaks: int = 0  # line breaks typed after a line that matches the reference
 
     @property
     def accuracy(self) -> float:
         """Correct characters over typed characters (1.0 before anything is typed)."""
         return 1.0 if self.typed_chars == 0 else self.correct_chars / self.typed_chars
+
+    @property
+    def correct_characters(self) -> int:
+        """Characters typed as the reference has them, line breaks included (what WPM counts)."""
+        return self.correct_chars + self.correct_line_breaks
 
     @property
     def completion(self) -> float:
@@ -112,7 +118,8 @@ class RetypeTracker:
                 if used[i]:
                     divergence = Divergence(i, 0, "end of file", _show(used[i][0]))
                     break
-        return RetypeProgress(typed, correct, self.reference_chars, divergence)
+        breaks = differs[: min(last, overlap)].count(False)
+        return RetypeProgress(typed, correct, self.reference_chars, divergence, breaks)
 
 
 def code_diff(user: str, reference: str) -> str:

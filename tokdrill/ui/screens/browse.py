@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Select, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Input, Select, Static
 
+from tokdrill.backend import Backend
+from tokdrill.clock import clock_text
 from tokdrill.content.model import Library
 from tokdrill.ui import keymap
-from tokdrill.ui.formatting import clock_text
-
-if TYPE_CHECKING:
-    from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.formatting import shorten
+from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.widgets.footer import FittingFooter
 
 
 @dataclass(frozen=True)
@@ -61,17 +61,21 @@ def filter_entries(rows: list[Entry], query: str, tag: str | None) -> list[Entry
     return [r for r in rows if (tag is None or tag in r.tags) and all(w in r.haystack for w in words)]
 
 
+TITLE_WIDTH = 50  # the title column, so that the deck or level fits an 80-column terminal
+
+
 class BrowseScreen(Screen[None]):
     """All content, searchable and filterable by tag."""
 
     BINDINGS = keymap.BROWSE
 
-    @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
+    def __init__(self, backend: Backend) -> None:
+        super().__init__()
+        self.backend = backend
+        self._left_for_item = False
 
     def compose(self) -> ComposeResult:
-        library = self.tapp.backend.library
+        library = self.backend.library
         self.rows = entries(library)
         yield Static("[b]Browse[/b] · every drill and card", id="browse-title")
         with Horizontal(id="browse-filters"):
@@ -79,13 +83,14 @@ class BrowseScreen(Screen[None]):
             yield Select([(t, t) for t in library.tags()], prompt="any tag", id="tag")
         yield DataTable(id="items", cursor_type="row", zebra_stripes=True)
         yield Static("", id="browse-count")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("kind", "title / question", "deck / level", "tags", "", "id")
         self.refill()
-        table.focus()
+        if not self.query_one("#search", Input).value:  # keys typed while it opened are a search
+            table.focus()
 
     def refill(self) -> None:
         query = self.query_one("#search", Input).value
@@ -95,7 +100,7 @@ class BrowseScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         for row in shown:
-            title = row.title if len(row.title) <= 58 else row.title[:57] + "…"
+            title = shorten(row.title, TITLE_WIDTH)
             table.add_row(
                 row.kind,
                 title,
@@ -111,6 +116,24 @@ class BrowseScreen(Screen[None]):
         self.refill()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the search box moves to the results, on the first row."""
+        table = self.query_one(DataTable)
+        if table.row_count:
+            table.move_cursor(row=0)
+        table.focus()
+
+    def on_screen_suspend(self) -> None:
+        self._left_for_item = not isinstance(self.app.screen, ModalScreen)
+
+    def on_screen_resume(self) -> None:
+        """Back from a drill or card: a fresh, unfiltered list (a dialog closing keeps it)."""
+        if not self._left_for_item:
+            return
+        self._left_for_item = False
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+            self.refill()
         self.query_one(DataTable).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -120,9 +143,9 @@ class BrowseScreen(Screen[None]):
         key = event.row_key.value or ""
         kind, _, item_id = key.partition(":")
         if kind == "drill":
-            self.tapp.open_drill(item_id)
+            self.post_message(OpenDrill(item_id))
         else:
-            self.tapp.open_card(item_id)
+            self.post_message(OpenCard(item_id))
 
     def on_key(self, event: events.Key) -> None:
         """Type to search: a printable key that nothing else took goes into the search box."""

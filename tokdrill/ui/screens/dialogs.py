@@ -1,4 +1,5 @@
-"""Small modal dialogs: pick a drill mode, restore a draft, set the interview date, problems."""
+"""Small modal dialogs: pick a drill mode, restore a draft, give up, yes/no questions, the
+interview date, problems. Each fits an 80x24 terminal whole."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
+from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
-from tokdrill.progress.records import Draft
+from tokdrill.progress.records import Draft, Mode
 from tokdrill.ui import keymap
-from tokdrill.ui.formatting import clock_text
+from tokdrill.ui.widgets.footer import FittingFooter
 
 
-class ModeChoice(ModalScreen[str | None]):
+class ModeChoice(ModalScreen[Mode | None]):
     """Retype (reference beside the editor) or recall (prompt and starter only)."""
 
     BINDINGS = keymap.MODE_CHOICE
@@ -33,10 +35,10 @@ class ModeChoice(ModalScreen[str | None]):
                 "[b]m[/b]  From memory: write it from the prompt and the starter signatures.",
                 classes="choices",
             )
-        yield Footer()
+        yield FittingFooter()
 
     def action_choose(self, mode: str) -> None:
-        self.dismiss(mode)
+        self.dismiss("retype" if mode == "retype" else "recall")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -46,6 +48,7 @@ class RestoreDraft(ModalScreen[bool]):
     """Offer the autosaved draft of an unfinished drill (after a crash or leaving early)."""
 
     BINDINGS = keymap.RESTORE
+    PREVIEW_LINES = 6
 
     def __init__(self, draft: Draft) -> None:
         super().__init__()
@@ -53,22 +56,74 @@ class RestoreDraft(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         lines = self.draft.text.splitlines()
-        preview = "\n".join(lines[:8]) + ("\n…" if len(lines) > 8 else "")
+        shown = lines[: self.PREVIEW_LINES]
+        more = len(lines) - len(shown)
+        preview = "\n".join(shown) + (f"\n… and {more} more line{'s' if more != 1 else ''}" if more > 0 else "")
         saved = self.draft.saved_at.strftime("%Y-%m-%d %H:%M UTC")
         with Vertical(classes="dialog"):
-            yield Label(
-                f"[b]Unfinished {self.draft.mode} draft found[/b] (saved {saved}, "
-                f"{len(lines)} lines, {clock_text(self.draft.elapsed_seconds)} on the clock)"
+            yield Label(f"[b]Unfinished {self.draft.mode} draft found[/b]")
+            yield Static(
+                f"saved {saved} · {len(lines)} lines · {clock_text(self.draft.elapsed_seconds)} on the clock",
+                classes="dim",
             )
-            yield Static(Text(preview), classes="preview")
-            yield Static("[b]y[/b] restore it and keep its time   [b]n[/b] start fresh (the draft is discarded)")
-        yield Footer()
+            yield Static(Text(preview, no_wrap=True, overflow="ellipsis"), classes="preview")
+            yield Static("[b]y[/b] restore it and keep its time\n[b]n[/b] start fresh (the draft is discarded)")
+        yield FittingFooter()
 
     def action_restore(self) -> None:
         self.dismiss(True)
 
     def action_discard(self) -> None:
         self.dismiss(False)
+
+
+class GiveUp(ModalScreen[bool | None]):
+    """Confirm giving up a drill: True keeps the code as a draft, False discards it, None cancels."""
+
+    BINDINGS = keymap.GIVE_UP
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.drill_title = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"[b]Give up on {self.drill_title}?[/b]")
+            yield Static(
+                "It is recorded as a failed attempt, so the drill comes back soon.\n\n"
+                "[b]y[/b] give up and keep my code as a draft\n"
+                "[b]d[/b] give up and discard my code\n"
+                "[b]n[/b] / Esc  keep working",
+                classes="choices",
+            )
+        yield FittingFooter()
+
+    def action_give_up(self, keep_draft: bool) -> None:
+        self.dismiss(keep_draft)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes/no question: y answers True, n or Esc False."""
+
+    BINDINGS = keymap.CONFIRM
+
+    def __init__(self, title: str, question: str) -> None:
+        super().__init__()
+        self.question_title = title
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"[b]{self.question_title}[/b]")
+            yield Static(self.question, classes="choices")
+            yield Static("[b]y[/b] yes   [b]n[/b] / Esc  no", classes="choices")
+        yield FittingFooter()
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class InterviewDate(ModalScreen[date | None]):
@@ -85,7 +140,7 @@ class InterviewDate(ModalScreen[date | None]):
             yield Label("[b]Interview date[/b] (YYYY-MM-DD, empty to clear, Enter to save)")
             yield Input(value=self.current.isoformat() if self.current else "", placeholder="2026-03-01", id="date")
             yield Static("", id="date-error", classes="error")
-        yield Footer()
+        yield FittingFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -115,7 +170,7 @@ class Problems(ModalScreen[None]):
             yield Label(f"[b]{len(self.problems)} problem(s) found[/b]: the app uses everything else.")
             with VerticalScroll():
                 yield Static(Text("\n".join(self.problems)))
-        yield Footer()
+        yield FittingFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,37 +1,49 @@
-"""The drill screen: editor, timer, live retype feedback, grading in a worker, results."""
+"""The drill screen: editor, timer, live retype feedback, grading in a worker, results.
+
+The clock starts with the first keystroke. In retype mode the reference beside the editor keeps
+the line being typed at the cursor's height, and a status line shows live WPM, accuracy and the
+first divergence. Esc leaves at once (the draft is kept), F9 asks before giving up, and results
+scroll with keys while the editor keeps focus.
+"""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import ScreenResume, ScreenSuspend
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static, TextArea
+from textual.widgets import Markdown, Static, TextArea
 
+from tokdrill.backend import AttemptSummary, Backend
+from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
+from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Mode
 from tokdrill.ui import keymap
-from tokdrill.ui.formatting import clock_text
+from tokdrill.ui.formatting import references_text
 from tokdrill.ui.messages import GradeFailed, GradeFinished
 from tokdrill.ui.retype import RetypeProgress, RetypeTracker, code_diff
-from tokdrill.ui.screens.dialogs import RestoreDraft
+from tokdrill.ui.screens.dialogs import GiveUp, RestoreDraft
+from tokdrill.ui.typing_meter import TypingFigures, TypingMeter
 from tokdrill.ui.widgets.code_editor import CodeEditor
+from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.reference_view import ReferenceView
 from tokdrill.ui.widgets.results import ResultsPanel
 from tokdrill.ui.widgets.timer import DrillTimer
 
-if TYPE_CHECKING:
-    from tokdrill.backend import AttemptSummary
-    from tokdrill.ui.app import TokdrillApp
-
 AUTOSAVE_SECONDS = 4.0  # drafts are written at least this often while there are unsaved edits
+STATUS_SECONDS = 1.0  # the live WPM is refreshed this often while the clock runs
+MODE_NAMES: dict[Mode, str] = {"retype": "Retype", "recall": "From memory"}
+# actions that make no sense once the drill is over
+LIVE_ACTIONS = frozenset({"submit", "pause", "toggle_indent", "goto_divergence", "give_up"})
+RETYPE_ACTIONS = frozenset({"goto_divergence", "toggle_reference", "scroll_reference"})
 
 
-def summary_text(summary: AttemptSummary) -> Text:
-    """'Passed in 6:12, 1:48 under the 8:00 target · personal best ...' as styled text."""
+def summary_text(summary: AttemptSummary, typing: TypingFigures | None = None) -> Text:
+    """'Passed in 6:12, 1:48 under the 8:00 target · personal best ...' as styled text, with the
+    typing figures of a retype drill."""
     out = Text()
     delta = summary.seconds - summary.target_seconds
     side = "under" if delta <= 0 else "over"
@@ -43,6 +55,8 @@ def summary_text(summary: AttemptSummary) -> Text:
         out.append(f"  ·  new personal best (was {clock_text(summary.previous_best)})", style="bold cyan")
     else:
         out.append(f"  ·  personal best {clock_text(summary.previous_best)}", style="cyan")
+    if typing is not None:
+        out.append(f"\nTyping: {typing.describe()}", style="magenta")
     out.append(
         f"\nRecorded: attempt #{summary.attempt_number} of this drill; next due {summary.next_due}.", style="dim"
     )
@@ -54,136 +68,172 @@ class DrillScreen(Screen[None]):
 
     BINDINGS = keymap.DRILL
 
-    def __init__(self, drill: Drill, mode: Mode) -> None:
+    def __init__(self, backend: Backend, drill: Drill, mode: Mode) -> None:
         super().__init__()
+        self.backend = backend
         self.drill = drill
         self.mode: Mode = mode
-        self.tracker: RetypeTracker | None = None
-        self.reference = ""
+        self.reference = backend.reference(drill) if mode == "retype" else ""
+        self.tracker = RetypeTracker(self.reference) if mode == "retype" else None
+        self.meter = TypingMeter(self.reference) if mode == "retype" else None
         self.keystrokes = 0
         self.submissions = 0
         self.dirty = False
         self.grading = False
         self.finished = False
         self.last_progress: RetypeProgress | None = None
-        self.last_verdict = None
-        self.started_at = None
+        self.last_verdict: Verdict | None = None
+        self.started_at = backend.clock.now()
+        self._loading = 0  # Changed messages still to come from programmatic loads
+        self._was_running = False
 
     @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
+    def mode_name(self) -> str:
+        return MODE_NAMES[self.mode]
 
     # ----------------------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
-        backend = self.tapp.backend
         drill = self.drill
-        if self.mode == "retype":
-            self.reference = backend.reference(drill)
-            self.tracker = RetypeTracker(self.reference)
-        mode_name = "Retype" if self.mode == "retype" else "From memory"
         with Horizontal(id="drill-bar"):
             yield Static(
-                f"[b]{drill.title}[/b]  [dim]{drill.id} · {mode_name} · {drill.difficulty}[/dim]", id="drill-title"
+                f"[b]{drill.title}[/b]  [dim]{self.mode_name} · {drill.difficulty}[/dim]", id="drill-title", markup=True
             )
             yield Static("", id="indent-state")
-            yield DrillTimer(backend.clock, drill.target_seconds, id="timer")
+            yield DrillTimer(self.backend.clock, drill.target_seconds, id="timer")
         yield Static("", id="retype-status")
         with Horizontal(id="drill-body"):
             with Vertical(id="left-pane"):
                 if self.mode == "retype":
                     yield ReferenceView(self.reference, id="reference")
-                    yield Markdown(drill.prompt, id="prompt", classes="hidden")
-                else:
-                    yield Markdown(drill.prompt, id="prompt")
-            yield CodeEditor("" if self.mode == "retype" else drill.starter, id="editor")
+                with VerticalScroll(id="prompt", classes="hidden" if self.mode == "retype" else ""):
+                    yield Markdown(self.drill.prompt, id="prompt-text")
+                    yield Static(references_text(self.drill.references), id="prompt-references")
+            yield CodeEditor(
+                "" if self.mode == "retype" else drill.starter,
+                auto_indent=self.backend.auto_indent(),
+                reference=self.reference if self.mode == "retype" else None,
+                id="editor",
+            )
         yield ResultsPanel(id="results")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.editor = self.query_one(CodeEditor)
         self.timer = self.query_one(DrillTimer)
         self.status = self.query_one("#retype-status", Static)
         self.results = self.query_one(ResultsPanel)
-        if not self.tapp.cursor_blink:
-            self.editor.cursor_blink = False
         self.status.display = self.mode == "retype"
         self._show_indent_state()
         self._refresh_status(None)
         self.editor.focus()
         self.set_interval(AUTOSAVE_SECONDS, self.autosave)
-        draft = self.tapp.backend.draft(self.drill.id, self.mode)
+        self.set_interval(STATUS_SECONDS, self._tick_status)
+        draft = self.backend.draft(self.drill.id, self.mode)
         starter = "" if self.mode == "retype" else self.drill.starter
         if draft is not None and draft.text.strip() and draft.text != starter:
             self.app.push_screen(RestoreDraft(draft), self._after_restore_choice)
         else:
-            self._begin(0.0)
+            self.on_edit()
 
     def _after_restore_choice(self, restore: bool | None) -> None:
-        draft = self.tapp.backend.draft(self.drill.id, self.mode)
+        draft = self.backend.draft(self.drill.id, self.mode)
         if restore and draft is not None:
+            self._loading += 1
             self.editor.load_text(draft.text)
             self.editor.move_cursor(self.editor.document.end)
-            self._begin(draft.elapsed_seconds)
+            self.timer.bank(draft.elapsed_seconds)
         else:
-            self.tapp.backend.discard_draft(self.drill.id, self.mode)
-            self._begin(0.0)
-        self.editor.focus()
-
-    def _begin(self, already: float) -> None:
-        self.started_at = self.tapp.backend.clock.now()
-        self.timer.bank(already)
-        self.timer.start()
+            self.backend.discard_draft(self.drill.id, self.mode)
         self.dirty = False
         self.on_edit()
+        self.editor.focus()
 
     # ----------------------------------------------------------------------- per keystroke
     @on(TextArea.Changed, "#editor")
     def _editor_changed(self) -> None:
+        if self._loading:  # a restored draft, not typing
+            self._loading -= 1
+            return
+        if self.timer.waiting and not self.finished:
+            self.started_at = self.backend.clock.now()
+            self.timer.start()
         self.keystrokes += 1
         self.dirty = True
         self.on_edit()
 
+    @on(CodeEditor.Typed)
+    def _typed(self, message: CodeEditor.Typed) -> None:
+        if self.meter is not None:
+            self.meter.key(message.character, message.line, message.column)
+
+    @on(TextArea.SelectionChanged, "#editor")
+    def _cursor_moved(self) -> None:
+        self.follow_cursor()
+
+    def follow_cursor(self) -> None:
+        """Put the reference's line at the height of the editor's cursor line (retype mode)."""
+        if self.mode != "retype":
+            return
+        line = self.editor.cursor_location[0]
+        self.query_one(ReferenceView).follow(line, at_row=line - round(self.editor.scroll_y))
+
     def on_edit(self) -> None:
-        """The per-keystroke work: live accuracy and divergence (retype mode) only. Cheap."""
+        """The per-keystroke work: live figures and divergence (retype mode only). Cheap."""
         if self.tracker is None:
             return
         progress = self.tracker.update(self.editor.document.lines)
         self._refresh_status(progress)
+        self.follow_cursor()
 
-    def _refresh_status(self, progress: RetypeProgress | None) -> None:
+    def typing_figures(self) -> TypingFigures | None:
+        """The typing figures so far (retype mode), or None."""
+        progress = self.last_progress
+        if self.meter is None or progress is None:
+            return None
+        remaining = progress.typed_chars - progress.correct_chars
+        return self.meter.figures(progress.correct_characters, remaining, self.timer.active_seconds())
+
+    def _tick_status(self) -> None:
+        if self.timer.running:
+            self._refresh_status(self.last_progress, force=True)
+
+    def _refresh_status(self, progress: RetypeProgress | None, force: bool = False) -> None:
         if self.tracker is None:
             return
         previous = self.last_progress
         self.last_progress = progress
         if progress is None:
-            self.status.update(
-                "Type the reference on the left. Accuracy and the first divergence show here.", layout=False
-            )
+            self.status.update("Type the reference on the left; the clock starts with your first key.", layout=False)
             return
         divergence = progress.divergence
-        if (
+        unchanged = (
             previous is not None
             and previous.divergence == divergence
-            and (
-                round(previous.accuracy, 3) == round(progress.accuracy, 3)
-                and round(previous.completion, 2) == round(progress.completion, 2)
-            )
-        ):
+            and previous.correct_characters == progress.correct_characters
+            and previous.typed_chars == progress.typed_chars
+        )
+        if unchanged and not force:
             return
-        text = Text()
-        text.append(f"accuracy {progress.accuracy * 100:5.1f}%", style="bold")
-        text.append(f"   typed {progress.completion * 100:3.0f}% of the reference")
+        figures = self.typing_figures()
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if figures is not None:
+            text.append(f"{figures.wpm:3.0f} wpm", style="bold")
+            text.append(f" · accuracy {figures.accuracy * 100:.0f}%")
+        text.append(f" · {progress.completion * 100:.0f}% typed · ")
         if divergence is None:
-            text.append("   ✓ on track", style="green")
-            self.status.set_class(False, "-diverged")
+            text.append("✓ on track", style="green")
         else:
-            text.append(f"   ✗ first divergence {divergence.describe()}", style="bold red")
-            self.status.set_class(True, "-diverged")
+            text.append(f"✗ {divergence.describe()}", style="bold red")
+        self.status.set_class(divergence is not None, "-diverged")
         self.status.update(text, layout=False)
-        reference = self.query_one(ReferenceView)
-        reference.mark(None if divergence is None else divergence.line)
+        self.query_one(ReferenceView).mark(None if divergence is None else divergence.line)
 
     # ------------------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in LIVE_ACTIONS and self.finished:
+            return False
+        return not (action in RETYPE_ACTIONS and self.mode != "retype")
+
     def action_submit(self) -> None:
         """Grade the editor's text in a worker; the UI stays responsive meanwhile.
 
@@ -193,6 +243,8 @@ class DrillScreen(Screen[None]):
     def submit_now(self) -> None:
         if self.grading or self.finished:
             return
+        if self.timer.waiting:
+            self.timer.start()
         source = self.editor.text
         self.save_draft(force=True)
         self.grading = True
@@ -202,7 +254,7 @@ class DrillScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="grade")
     def grade(self, source: str) -> None:
         try:
-            verdict = self.tapp.backend.grade(self.drill, source)
+            verdict = self.backend.grade(self.drill, source)
         except Exception as exc:  # noqa: BLE001 - a crash of the grader is ours, not the user's
             self.post_message(GradeFailed(f"{type(exc).__name__}: {exc}"))
             return
@@ -217,41 +269,51 @@ class DrillScreen(Screen[None]):
         self.submissions += 1
         verdict = message.verdict
         self.last_verdict = verdict
-        if not verdict.passed:
+        if not verdict.passed:  # the failures, first in the results (no toast over them)
             self.results.show_verdict(verdict)
-            self.notify("Not passing yet: see the results below.", severity="warning", timeout=3)
             return
+        typing = self.typing_figures()
+        summary = self.record(verdict)
+        self.results.show_verdict(verdict, summary_text(summary, typing))
+        self.results.show_diff(code_diff(message.source, self.reference or self.backend.reference(self.drill)))
+        self.editor.read_only = True
+        self.editor.scroll_to(x=0, animate=False)
+        self.refresh_bindings()
+
+    def record(self, verdict: Verdict) -> AttemptSummary:
+        """Stop the clock and record this session as an attempt with ``verdict``."""
         seconds = self.timer.stop()
         self.finished = True
+        self.dirty = False
         progress = self.tracker.update(self.editor.document.lines) if self.tracker else None
-        summary = self.tapp.backend.record_attempt(
+        self.last_progress = progress or self.last_progress
+        typing = self.typing_figures()
+        return self.backend.record_attempt(
             self.drill,
             self.mode,
-            started_at=self.started_at or self.tapp.backend.clock.now(),
+            started_at=self.started_at,
             active_seconds=seconds,
             verdict=verdict,
             submissions=self.submissions,
             keystrokes=self.keystrokes,
             retype_accuracy=None if progress is None else progress.accuracy,
+            wpm=None if typing is None else typing.wpm,
+            typing_accuracy=None if typing is None else typing.accuracy,
+            corrected_errors=None if typing is None else typing.corrected_errors,
+            costly_keys=None if typing is None else typing.costly_keys,
         )
-        self.tapp.backend.discard_draft(self.drill.id, self.mode)
-        self.dirty = False
-        self.results.show_verdict(verdict, summary_text(summary))
-        reference = self.reference or self.tapp.backend.reference(self.drill)
-        self.results.show_diff(code_diff(message.source, reference))
-        self.editor.read_only = True
-        self.editor.scroll_to(x=0, animate=False)
-        self.results.focus()
-        self.refresh_bindings()
-        self.notify(f"Passed {self.drill.title} in {clock_text(seconds)}", timeout=4)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("submit", "pause", "toggle_indent", "goto_divergence", "give_up") and self.finished:
-            return False
-        return not (action in ("goto_divergence", "toggle_reference") and self.mode != "retype")
+    def action_scroll_results(self, direction: int) -> None:
+        if not self.results.scroll_page(direction):
+            self.notify("No results to scroll yet: ctrl+s grades your code.", timeout=2)
+
+    def action_scroll_reference(self, direction: int) -> None:
+        reference = self.query_one(ReferenceView)
+        reference.scroll_to(y=reference.scroll_y + direction * max(1, reference.size.height - 2), animate=False)
 
     def action_pause(self) -> None:
-        if self.finished:
+        if self.timer.waiting:
+            self.notify("The clock has not started: it starts with your first key.", timeout=2)
             return
         running = self.timer.toggle()
         self.editor.read_only = not running
@@ -259,11 +321,12 @@ class DrillScreen(Screen[None]):
 
     def action_toggle_indent(self) -> None:
         self.editor.auto_indent = not self.editor.auto_indent
+        self.backend.set_auto_indent(self.editor.auto_indent)
         self._show_indent_state()
 
     def _show_indent_state(self) -> None:
         state = "on" if self.editor.auto_indent else "off"
-        self.query_one("#indent-state", Static).update(f"auto-indent {state}")
+        self.query_one("#indent-state", Static).update(f"indent {state}")
 
     def action_goto_divergence(self) -> None:
         progress = self.last_progress
@@ -276,37 +339,55 @@ class DrillScreen(Screen[None]):
 
     def action_toggle_reference(self) -> None:
         reference = self.query_one(ReferenceView)
-        prompt = self.query_one("#prompt", Markdown)
+        prompt = self.query_one("#prompt", VerticalScroll)
         showing_reference = not reference.has_class("hidden")
         reference.set_class(showing_reference, "hidden")
         prompt.set_class(not showing_reference, "hidden")
 
     def action_leave(self) -> None:
-        self.app.pop_screen()
+        """Back to where the drill was opened from; unfinished typing stays as the draft."""
+        self.save_draft()
+        self.dismiss()
 
     def action_give_up(self) -> None:
-        """Record this session as a failed attempt (the scheduler brings the drill back soon),
-        drop the draft and leave. Leaving with Esc instead keeps the draft for later."""
+        """Ask, then record this session as a failed attempt (the scheduler brings the drill
+        back soon) and leave, keeping the code as a draft unless the user says discard."""
         if self.finished or self.grading:
             return
-        from tokdrill.grading.verdict import Verdict
 
+        def answer(keep_draft: bool | None) -> None:
+            if keep_draft is not None and not self.finished:
+                self.give_up(keep_draft)
+
+        self.app.push_screen(GiveUp(self.drill.title), answer)
+
+    def give_up(self, keep_draft: bool) -> None:
+        """Record a failed attempt now and leave; ``keep_draft`` keeps the code for next time
+        (with a fresh clock: this session's time went into the recorded attempt)."""
+        text = self.editor.text
         verdict = self.last_verdict or Verdict(self.drill.id, False, (), 0.0, problem="given up before a submission")
-        progress = self.tracker.update(self.editor.document.lines) if self.tracker else None
-        self.tapp.backend.record_attempt(
-            self.drill,
-            self.mode,
-            started_at=self.started_at or self.tapp.backend.clock.now(),
-            active_seconds=self.timer.stop(),
-            verdict=verdict,
-            submissions=self.submissions,
-            keystrokes=self.keystrokes,
-            retype_accuracy=None if progress is None else progress.accuracy,
-        )
-        self.tapp.backend.discard_draft(self.drill.id, self.mode)
-        self.finished = True
-        self.notify(f"Recorded as not passed: {self.drill.title} comes back soon.", timeout=3)
-        self.app.pop_screen()
+        self.record(verdict)
+        starter = "" if self.mode == "retype" else self.drill.starter
+        if keep_draft and text.strip() and text != starter:
+            self.backend.save_draft(self.drill.id, self.mode, text, 0.0)
+        else:
+            self.backend.discard_draft(self.drill.id, self.mode)
+        kept = " Your code is kept as a draft." if keep_draft else ""
+        self.notify(f"Recorded as not passed: {self.drill.title} comes back soon.{kept}", timeout=4)
+        self.dismiss()
+
+    # --------------------------------------------------------------------- screen changes
+    def on_screen_suspend(self, event: ScreenSuspend) -> None:
+        """Another screen or dialog covers the drill: the clock pauses meanwhile."""
+        self._was_running = self.timer.running
+        if self._was_running:
+            self.timer.pause()
+        self.save_draft()
+
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        if self._was_running and not self.finished:
+            self.timer.start()
+        self._was_running = False
 
     # ------------------------------------------------------------------------------ drafts
     def autosave(self) -> None:
@@ -316,7 +397,7 @@ class DrillScreen(Screen[None]):
         """Write the editor text as this drill's draft if it changed (or ``force``)."""
         if self.finished or not (self.dirty or force):
             return
-        self.tapp.backend.save_draft(self.drill.id, self.mode, self.editor.text, self.timer.active_seconds())
+        self.backend.save_draft(self.drill.id, self.mode, self.editor.text, self.timer.active_seconds())
         self.dirty = False
 
     def on_unmount(self) -> None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tokdrill.ui import keymap
+from tokdrill.ui.widgets.footer import FittingFooter
 
 
 def bindings_table() -> Table:
@@ -18,8 +20,8 @@ def bindings_table() -> Table:
     table.add_column("keys", style="bold cyan")
     table.add_column("does")
     table.add_column("id", style="dim")
-    for group, bindings in keymap.GROUPS.items():
-        for i, binding in enumerate(bindings):
+    for group, entries in keymap.GROUPS.items():
+        for i, binding in enumerate(keymap.bindings(entries)):
             table.add_row(
                 group if i == 0 else "", binding.key.replace(",", " / "), binding.description, binding.id or ""
             )
@@ -29,16 +31,22 @@ def bindings_table() -> Table:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Lists the bindings; Esc or q closes it."""
+    """Lists the bindings and says what readiness means; Esc or q closes it."""
 
     BINDINGS = keymap.CLOSE
+
+    def __init__(self, readiness: str) -> None:
+        super().__init__()
+        self.readiness = readiness
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Static("[b]Keys[/b]  (the editor keeps its own: ctrl+a/e/k/u/w/d/z/y/x/c/v, f6, f7)")
-            with VerticalScroll():
+            with VerticalScroll(id="help-body"):
+                if self.readiness:
+                    yield Static(Text.assemble(("Readiness: ", "bold"), self.readiness), id="help-readiness")
                 yield Static(bindings_table())
-        yield Footer()
+        yield FittingFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tokdrill.backend import Backend, Today
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural
-
-if TYPE_CHECKING:
-    from tokdrill.backend import Today
-    from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.widgets.footer import FittingFooter
 
 WELCOME = (
     "New here? tokdrill times you writing tokenizer code against hidden tests and quizzes you with "
@@ -24,30 +21,44 @@ WELCOME = (
 )
 
 
+def readiness_text(explanation: str) -> Text:
+    """What the readiness figure means and what raises it."""
+    return Text(explanation, style="dim")
+
+
+def weakest_text(today: Today) -> Text:
+    """One line naming the weakest items (cut with an ellipsis when the line is too short)."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append("Weakest now: ", style="bold")
+    out.append(" · ".join(today.weakest[:3]))
+    return out
+
+
 class HomeScreen(Screen[None]):
     """The landing screen; refreshed every time it is shown again."""
 
     BINDINGS = keymap.HOME
 
-    def __init__(self) -> None:
+    def __init__(self, backend: Backend) -> None:
         super().__init__()
+        self.backend = backend
         self.today: Today | None = None
-
-    @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Static("[b]tokdrill[/b] · Today", id="home-title")
         yield Static("", id="welcome")
         with Horizontal(id="home-panels"):
-            yield Static("", id="due", classes="panel")
-            yield Static("", id="interview", classes="panel")
-            yield Static("", id="streak", classes="panel")
-        yield Static("[b]Up next[/b]  [dim](Enter starts the highlighted item, n the first one)[/dim]", id="next-title")
-        yield OptionList(id="queue")
+            for panel_id, title in (("due", "Due now"), ("interview", "Interview"), ("streak", "Streak")):
+                panel = Static("", id=panel_id, classes="panel")
+                panel.border_title = title
+                yield panel
+        yield Static("", id="readiness")
+        yield Static("", id="weakest")
+        queue = OptionList(id="queue")
+        queue.border_title = "Up next · Enter starts the highlighted item, n the first"
+        yield queue
         yield Static("", id="problems-line")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.refresh_today()
@@ -57,7 +68,7 @@ class HomeScreen(Screen[None]):
 
     def refresh_today(self) -> None:
         """Re-read what is due from the store and scheduler."""
-        backend = self.tapp.backend
+        backend = self.backend
         today = backend.today()
         self.today = today
         welcome = self.query_one("#welcome", Static)
@@ -67,25 +78,27 @@ class HomeScreen(Screen[None]):
         else:
             welcome.display = False
         due = Text()
-        due.append("Due now\n", style="bold")
         due.append(f"{plural(len(today.due_cards), 'card')}", style="cyan")
         due.append(f" ({today.new_cards} new)\n" if today.new_cards else "\n")
         due.append(f"{plural(len(today.due_drills), 'drill')}", style="cyan")
         self.query_one("#due", Static).update(due)
         interview = Text()
-        interview.append("Interview\n", style="bold")
+        readiness = self.query_one("#readiness", Static)
         if today.interview_date is None:
-            interview.append("no date set (press i)", style="dim")
+            interview.append("no date set\n(i sets one)", style="dim")
+            readiness.display = False
         else:
             days = today.days_left or 0
             when = "today" if days == 0 else ("passed" if days < 0 else f"in {plural(days, 'day')}")
-            interview.append(f"{today.interview_date.isoformat()} · {when}\n")
+            interview.append(f"{today.interview_date.isoformat()}\n{when}\n")
             interview.append(f"readiness {percent(today.readiness)}", style="bold cyan")
-            if today.weakest:
-                interview.append(f"\nweakest: {', '.join(today.weakest[:3])}", style="dim")
+            readiness.update(readiness_text(backend.readiness_explanation()))
+            readiness.display = today.readiness is not None
+        weakest = self.query_one("#weakest", Static)
+        weakest.update(weakest_text(today))
+        weakest.display = readiness.display and bool(today.weakest)
         self.query_one("#interview", Static).update(interview)
         streak = Text()
-        streak.append("Streak\n", style="bold")
         streak.append(f"{plural(today.streak, 'day')}", style="bold green" if today.streak else "dim")
         streak.append(f"\n{today.done_today} done today", style="dim")
         self.query_one("#streak", Static).update(streak)
@@ -122,11 +135,11 @@ class HomeScreen(Screen[None]):
     def start(self, key: str) -> None:
         kind, _, item_id = key.partition(":")
         if kind == "drill":
-            self.tapp.open_drill(item_id)
+            self.post_message(OpenDrill(item_id))
         elif kind == "cards":
-            self.tapp.action_review()
+            self.app.call_later(self.app.run_action, "review")
         else:
-            self.tapp.open_card(item_id)
+            self.post_message(OpenCard(item_id))
 
     def action_next(self) -> None:
         if self.today is not None and self.today.queue:
@@ -135,16 +148,10 @@ class HomeScreen(Screen[None]):
         else:
             self.notify("Nothing is due: pick a drill with d or browse with F3.", timeout=3)
 
-    def action_review(self) -> None:
-        self.tapp.action_review()
-
-    def action_drill(self) -> None:
-        self.tapp.action_browse()
-
     def action_interview_date(self) -> None:
         from tokdrill.ui.screens.dialogs import InterviewDate
 
-        backend = self.tapp.backend
+        backend = self.backend
 
         def done(day):  # type: ignore[no-untyped-def]
             backend.set_interview_date(day)
@@ -155,7 +162,7 @@ class HomeScreen(Screen[None]):
     def action_problems(self) -> None:
         from tokdrill.ui.screens.dialogs import Problems
 
-        problems = self.tapp.backend.problems
+        problems = self.backend.problems
         if problems:
             self.app.push_screen(Problems(problems))
         else:

@@ -6,24 +6,33 @@ checked against it (``tokdrill.content.keypoints``) so the rating is an informed
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
 
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static, TextArea
+from textual.widgets import Markdown, Static, TextArea
 
+from tokdrill.backend import Backend
 from tokdrill.content.keypoints import coverage, match_key_points
 from tokdrill.content.model import Card
 from tokdrill.ui import keymap
-
-if TYPE_CHECKING:
-    from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.formatting import interval_text, references_text
+from tokdrill.ui.widgets.footer import FittingFooter
 
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+
+
+def rating_hint(intervals: Mapping[int, timedelta]) -> str:
+    """``1 Again · 1m   2 Hard · 6m   3 Good · 10m   4 Easy · 4d``: each key with its interval."""
+    parts = []
+    for rating, name in RATING_NAMES.items():
+        after = intervals.get(rating)
+        parts.append(f"[b]{rating}[/b] {name}" + ("" if after is None else f" · {interval_text(after)}"))
+    return "   ".join(parts)
 
 
 def follow_ups_markdown(card: Card) -> str:
@@ -39,8 +48,9 @@ class ReviewScreen(Screen[None]):
 
     BINDINGS = keymap.REVIEW
 
-    def __init__(self, cards: Sequence[Card], *, title: str = "Review") -> None:
+    def __init__(self, backend: Backend, cards: Sequence[Card], *, title: str = "Review") -> None:
         super().__init__()
+        self.backend = backend
         self.cards = list(cards)
         self.index = 0
         self.revealed = False
@@ -48,10 +58,6 @@ class ReviewScreen(Screen[None]):
         self.shown_at = 0.0
         self.ratings: list[int] = []
         self.review_title = title
-
-    @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
 
     @property
     def card(self) -> Card | None:
@@ -65,13 +71,11 @@ class ReviewScreen(Screen[None]):
             yield Static("", id="keypoints", classes="hidden")
             yield Markdown("", id="answer", classes="hidden")
             yield Markdown("", id="follow-ups", classes="hidden")
+            yield Static("", id="references", classes="hidden")
         yield Static("", id="rate-hint")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
-        typed = self.query_one("#typed-answer", TextArea)
-        if not self.tapp.cursor_blink:
-            typed.cursor_blink = False
         self.show_card()
 
     # ----------------------------------------------------------------------------- display
@@ -80,7 +84,7 @@ class ReviewScreen(Screen[None]):
         card = self.card
         bar = self.query_one("#review-bar", Static)
         question = self.query_one("#question", Static)
-        for widget_id in ("#answer", "#follow-ups", "#keypoints"):
+        for widget_id in ("#answer", "#follow-ups", "#keypoints", "#references"):
             self.query_one(widget_id).add_class("hidden")
         typed = self.query_one("#typed-answer", TextArea)
         typed.load_text("")
@@ -89,17 +93,18 @@ class ReviewScreen(Screen[None]):
             done = len(self.ratings)
             bar.update(f"[b]{self.review_title}[/b]  ·  done")
             counts = "  ".join(f"{RATING_NAMES[r]}: {self.ratings.count(r)}" for r in RATING_NAMES)
+            more = "Press **m** to study more new cards today, **Esc** to go back." if self.can_study_more else ""
             self.question_text = (
                 f"**All done.** You reviewed {done} card{'s' if done != 1 else ''}. {counts}\n\n"
-                "Press **Esc** to go back."
+                + (more or "Press **Esc** to go back.")
                 if done
-                else "**Nothing to review.** No card is due right now. Press **Esc** to go back."
+                else "**Nothing to review.** No card is due right now. " + (more or "Press **Esc** to go back.")
             )
             question.update(RichMarkdown(self.question_text))
-            self.query_one("#rate-hint", Static).update("")
+            self.query_one("#rate-hint", Static).update("u: undo the last rating" if self.ratings else "")
             self.refresh_bindings()
             return
-        deck = self.tapp.backend.library.decks.get(card.deck)
+        deck = self.backend.library.decks.get(card.deck)
         deck_title = deck.title if deck else card.deck
         bar.update(
             f"[b]{self.review_title}[/b]  ·  card {self.index + 1} of {len(self.cards)}  ·  "
@@ -111,6 +116,7 @@ class ReviewScreen(Screen[None]):
         self.query_one("#answer", Markdown).update(card.answer)
         follow = follow_ups_markdown(card)
         self.query_one("#follow-ups", Markdown).update(follow)
+        self.query_one("#references", Static).update(references_text(card.references))
         hint = (
             "Type your answer, then ctrl+s to check it."
             if self.typed_mode
@@ -121,7 +127,7 @@ class ReviewScreen(Screen[None]):
             typed.focus()
         else:
             self.set_focus(None)
-        self.shown_at = self.tapp.backend.clock.monotonic()
+        self.shown_at = self.backend.clock.monotonic()
         self.query_one("#review-body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
 
@@ -132,11 +138,10 @@ class ReviewScreen(Screen[None]):
         self.revealed = True
         self.query_one("#answer", Markdown).remove_class("hidden")
         self.query_one("#follow-ups", Markdown).set_class(not card.follow_ups, "hidden")
+        self.query_one("#references", Static).set_class(not card.references, "hidden")
         if self.typed_mode:
             self._show_key_points(card)
-        self.query_one("#rate-hint", Static).update(
-            "Rate your recall:  [b]1[/b] Again   [b]2[/b] Hard   [b]3[/b] Good   [b]4[/b] Easy"
-        )
+        self.query_one("#rate-hint", Static).update(rating_hint(self.backend.preview_intervals(card)))
         self.set_focus(None)
         self.refresh_bindings()
 
@@ -173,6 +178,10 @@ class ReviewScreen(Screen[None]):
             return self.typed_mode and not self.revealed and self.card is not None
         if action == "typed_mode":
             return not self.revealed and self.card is not None
+        if action == "undo":
+            return bool(self.ratings)
+        if action == "study_more":
+            return self.card is None
         return True
 
     def action_reveal(self) -> None:
@@ -189,15 +198,45 @@ class ReviewScreen(Screen[None]):
         card = self.card
         if card is None or not self.revealed:
             return
-        seconds = self.tapp.backend.clock.monotonic() - self.shown_at
-        self.tapp.backend.rate_card(card, rating, seconds)
+        seconds = self.backend.clock.monotonic() - self.shown_at
+        self.backend.rate_card(card, rating, seconds)
         self.ratings.append(rating)
         self.index += 1
+        self.typed_mode = False  # each card starts with Space revealing; t types an answer
         self.show_card()
 
-    def action_leave(self) -> None:
-        typed = self.query_one("#typed-answer", TextArea)
-        if typed.has_focus:
-            self.set_focus(None)
+    def action_undo(self) -> None:
+        """Take back the newest rating of this run of the app; its card comes back to be rated."""
+        card_id = self.backend.undo_last_review()
+        if card_id is None:
+            self.notify("Nothing to undo: no rating given in this session.", timeout=3)
             return
+        if self.index > 0 and self.cards[self.index - 1].id == card_id:
+            self.index -= 1
+        else:
+            self.cards.insert(self.index, self.backend.library.card(card_id))
+        if self.ratings:
+            self.ratings.pop()
+        self.typed_mode = False
+        self.show_card()
+        self.notify("Rating undone: rate this card again.", timeout=3)
+
+    @property
+    def can_study_more(self) -> bool:
+        """At the end of a review queue, with cards never seen left."""
+        return self.card is None and self.review_title == "Review" and self.backend.has_unseen_cards()
+
+    def action_study_more(self) -> None:
+        """Raise today's new-card limit and carry on with the new cards it lets in."""
+        step = self.backend.study_more()
+        seen = {card.id for card in self.cards[: self.index]}
+        fresh = [card for card in self.backend.review_queue() if card.id not in seen]
+        if not fresh:
+            self.notify("No more cards to study today: every card has been seen.", timeout=4)
+            return
+        self.cards = self.cards[: self.index] + fresh
+        self.show_card()
+        self.notify(f"{step} more new cards today.", timeout=3)
+
+    def action_leave(self) -> None:
         self.app.pop_screen()

@@ -5,21 +5,24 @@ The numbers come from ``tokdrill.scheduling.stats.compute_stats``, the same as `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Sparkline, Static
+from textual.widgets import DataTable, Sparkline, Static
 
+from tokdrill.backend import Backend, TypingPoint
+from tokdrill.clock import clock_text
+from tokdrill.content.model import Drill
+from tokdrill.scheduling.stats import Stats
 from tokdrill.ui import keymap
-from tokdrill.ui.formatting import clock_text, percent, plural, sparkline
-
-if TYPE_CHECKING:
-    from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.formatting import percent, plural, shorten, sparkline
+from tokdrill.ui.widgets.footer import FittingFooter
 
 _HEAT = " ░▒▓█"
+TITLE_WIDTH = 30  # the drill column, so that the times fit an 80-column terminal
 
 
 def _seconds(value: float | None, target: int) -> Text:
@@ -36,14 +39,44 @@ def heat_row(counts: list[int]) -> str:
     return "".join("·" if n == 0 else _HEAT[min(4, 1 + (n * 3) // top)] for n in counts)
 
 
+def typing_text(points: list[TypingPoint], drills: Mapping[str, Drill]) -> Text:
+    """Latest and best WPM, latest accuracy and a WPM trend, overall and per drill typed."""
+    if not points:
+        return Text("No typing figures yet: they are measured in retype mode.", style="dim")
+    out = Text()
+    latest = points[-1]
+    out.append(f"latest {latest.wpm:.0f} wpm", style="bold")
+    if latest.accuracy is not None:
+        out.append(f" · accuracy {percent(latest.accuracy)}")
+    out.append(f" · best {max(p.wpm for p in points):.0f} wpm · trend ")
+    out.append(sparkline([p.wpm for p in points]), style="magenta")
+    costs: dict[str, int] = {}
+    for point in points[-5:]:
+        for key, count in point.costly_keys:
+            costs[key] = costs.get(key, 0) + count
+    if costs:
+        top = sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:4]
+        out.append("\ncostliest lately: " + ", ".join(f"`{key}` ×{n}" for key, n in top), style="dim")
+    for drill_id in dict.fromkeys(p.drill_id for p in reversed(points)):
+        mine = [p for p in points if p.drill_id == drill_id]
+        drill = drills.get(drill_id)
+        title = drill.title if drill is not None else f"{drill_id} (retired)"
+        out.append(f"\n{shorten(title, TITLE_WIDTH):<{TITLE_WIDTH}} ")
+        out.append(f"{mine[-1].wpm:3.0f} wpm  best {max(p.wpm for p in mine):.0f}  ")
+        out.append(sparkline([p.wpm for p in mine]), style="magenta")
+    return out
+
+
 class StatsScreen(Screen[None]):
     """Progress in numbers; refreshed whenever it is shown."""
 
     BINDINGS = keymap.STATS
 
-    @property
-    def tapp(self) -> TokdrillApp:
-        return self.app  # type: ignore[return-value]
+    def __init__(self, backend: Backend) -> None:
+        super().__init__()
+        self.backend = backend
+        self.stats: Stats | None = None
+        self.typing: list[TypingPoint] = []
 
     def compose(self) -> ComposeResult:
         yield Static("[b]Stats[/b] · same numbers as `tokdrill stats`", id="stats-title")
@@ -53,15 +86,17 @@ class StatsScreen(Screen[None]):
             yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="trend-label")
             yield Sparkline([], id="trend")
+            yield Static("Typing (retype mode)", classes="section")
+            yield Static("", id="typing")
             yield Static("Decks", classes="section")
             yield DataTable(id="deck-table", cursor_type="row", zebra_stripes=True)
             yield Static("Activity", classes="section")
             yield Static("", id="activity")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         drills = self.query_one("#drill-table", DataTable)
-        drills.add_columns("drill", "attempts", "passes", "best", "median", "latest", "target", "trend")
+        drills.add_columns("drill", "tries", "pass", "best", "median", "latest", "target", "trend")
         decks = self.query_one("#deck-table", DataTable)
         decks.add_columns("deck", "seen", "reviews", "retention", "due now", "next 14 days", "")
         self.refresh_stats()
@@ -71,7 +106,7 @@ class StatsScreen(Screen[None]):
         self.refresh_stats()
 
     def refresh_stats(self) -> None:
-        backend = self.tapp.backend
+        backend = self.backend
         stats = backend.stats()
         self.stats = stats
         totals = Text()
@@ -93,7 +128,7 @@ class StatsScreen(Screen[None]):
             latest = _seconds(d.latest_seconds, d.target_seconds)
             if d.latest_passed is False:
                 latest = Text(f"{clock_text(d.latest_seconds or 0)} ✗", style="red")
-            title = d.title + (" (retired)" if d.retired else "")
+            title = shorten(d.title + (" (retired)" if d.retired else ""), TITLE_WIDTH)
             table.add_row(
                 title,
                 str(d.attempts),
@@ -118,6 +153,8 @@ class StatsScreen(Screen[None]):
                 " ".join(str(n) for n in k.forecast[:7]),
                 key=k.deck_id,
             )
+        self.typing = backend.typing_history()
+        self.query_one("#typing", Static).update(typing_text(self.typing, backend.library.drills))
         activity = backend.activity()
         counts = [n for _day, n in activity]
         text = Text()
@@ -132,6 +169,10 @@ class StatsScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(practised[0].drill_id))
         self._show_trend(practised[0].drill_id if practised else None)
 
+    def typing_trend(self, drill_id: str) -> list[float]:
+        """The WPM of the drill's recent retype attempts, oldest first."""
+        return [p.wpm for p in self.typing if p.drill_id == drill_id]
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "drill-table" and event.row_key is not None:
             self._show_trend(event.row_key.value)
@@ -139,9 +180,7 @@ class StatsScreen(Screen[None]):
     def _show_trend(self, drill_id: str | None) -> None:
         label = self.query_one("#trend-label", Static)
         spark = self.query_one("#trend", Sparkline)
-        row = (
-            next((d for d in getattr(self, "stats", None).drills if d.drill_id == drill_id), None) if drill_id else None
-        )
+        row = next((d for d in self.stats.drills if d.drill_id == drill_id), None) if self.stats and drill_id else None
         if row is None or not row.trend:
             label.update("Trend: no passing attempts yet for the highlighted drill.")
             spark.data = []

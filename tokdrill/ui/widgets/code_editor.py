@@ -1,8 +1,22 @@
-"""The drill editor: Textual's code editor plus Enter that keeps (and extends) indentation."""
+"""The drill editor: Textual's code editor with an auto-indent that never fights the typist.
+
+With auto-indent on, Enter indents the new line (like the reference's line in retype mode, else
+like the line above, one level deeper after a ``:``). That indentation is *provisional*: spaces
+typed next are absorbed into it instead of adding to it, and if fewer spaces were typed than it
+holds, what was typed wins. So typing the shown text exactly produces it exactly, and typing
+only the code lets the editor indent. Backspace in leading whitespace removes one indent level.
+With auto-indent off the editor inserts exactly the keys pressed.
+
+Each key that types a character is reported with a :class:`CodeEditor.Typed` message carrying
+the position the typist meant (absorbed spaces included), which the typing meter counts.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual import events
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import TextArea
 
@@ -23,6 +37,11 @@ IN_ORDER_KEYS: dict[str, str] = {
 }
 
 
+def leading_spaces(line: str) -> int:
+    """How many spaces ``line`` starts with."""
+    return len(line) - len(line.lstrip(" "))
+
+
 def next_line_indent(line_before_cursor: str) -> str:
     """Indentation for a new line typed after ``line_before_cursor``: the same, plus one level
     after a line that opens a block (ends with ``:`` once comments and spaces are stripped)."""
@@ -34,15 +53,40 @@ def next_line_indent(line_before_cursor: str) -> str:
     return indent
 
 
-class CodeEditor(TextArea):
-    """A Python code editor; with ``auto_indent`` on, Enter carries the indentation forward.
+def dedent_column(column: int, width: int = len(INDENT)) -> int:
+    """Where Backspace at ``column`` of leading whitespace goes: the previous indent stop."""
+    return max(0, (column - 1) // width * width)
 
-    Retyping exact whitespace is part of some drills, so auto-indent can be switched off.
+
+@dataclass
+class PendingIndent:
+    """Indentation Enter inserted on ``row`` that typed spaces have not yet confirmed."""
+
+    row: int
+    width: int
+    absorbed: int = 0
+
+
+class CodeEditor(TextArea):
+    """A Python code editor; see the module docstring for what auto-indent does.
+
+    ``reference``, when given (retype mode), supplies each new line's indentation.
     """
 
-    auto_indent: reactive[bool] = reactive(True)
+    auto_indent: reactive[bool] = reactive(False)
 
-    def __init__(self, text: str = "", *, auto_indent: bool = True, id: str | None = None) -> None:
+    class Typed(Message):
+        """A key typed ``character`` at (``line``, ``column``) of the text the typist meant."""
+
+        def __init__(self, character: str, line: int, column: int) -> None:
+            super().__init__()
+            self.character = character
+            self.line = line
+            self.column = column
+
+    def __init__(
+        self, text: str = "", *, auto_indent: bool = False, reference: str | None = None, id: str | None = None
+    ) -> None:
         super().__init__(
             text,
             language="python",
@@ -52,32 +96,129 @@ class CodeEditor(TextArea):
             show_line_numbers=True,
             id=id,
         )
-        self.indent_width = 4
+        self.indent_width = len(INDENT)
+        self.reference_lines = None if reference is None else reference.split("\n")
+        self.pending: PendingIndent | None = None
         self.set_reactive(CodeEditor.auto_indent, auto_indent)
 
-    async def on_key(self, event: events.Key) -> None:
-        """Enter (with auto-indent on) and the editing keys in :data:`IN_ORDER_KEYS` are handled
-        here, in the order keys arrive, before TextArea's own handler runs."""
-        if event.key == "enter" and self.auto_indent and not self.read_only:
-            event.stop()
-            event.prevent_default()
-            self.action_newline()
-            return
-        action = IN_ORDER_KEYS.get(event.key)
-        if action is not None:
-            event.stop()
-            event.prevent_default()
-            await self.run_action(action)
+    def watch_auto_indent(self, on: bool) -> None:
+        if not on:
+            self.pending = None
 
-    def action_newline(self) -> None:
-        """Insert a line break, indented like the line above when auto-indent is on."""
+    async def on_key(self, event: events.Key) -> None:
+        """Typing keys and the editing keys in :data:`IN_ORDER_KEYS` are handled here, in the
+        order keys arrive, before TextArea's own handler runs."""
         if self.read_only:
             return
+        key = event.key
+        if key == "enter":
+            self.action_newline()
+        elif key == "tab" and self.selection.is_empty:
+            pending = self._pending_here()
+            column = self.cursor_location[1] if pending is None else pending.absorbed
+            self.type_text(" " * (self.indent_width - column % self.indent_width))
+        elif key == "backspace" and self._dedent():
+            pass
+        elif event.is_printable and event.character:
+            self.type_text(event.character)
+        elif key in IN_ORDER_KEYS:
+            if key not in ("backspace", "delete"):
+                self.pending = None
+            await self.run_action(IN_ORDER_KEYS[key])
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+
+    # ------------------------------------------------------------------------------ typing
+    def _pending_here(self) -> PendingIndent | None:
+        """The provisional indentation, if the cursor still sits at its end with nothing else
+        on the line (anything else, such as an undo or a click, makes it ordinary text)."""
+        pending = self.pending
+        if pending is None:
+            return None
+        row, column = self.cursor_location
+        if (
+            not self.selection.is_empty
+            or row != pending.row
+            or column != pending.width
+            or self.document.get_line(row) != " " * pending.width
+        ):
+            self.pending = None
+            return None
+        return pending
+
+    def _confirm_typed_indent(self, pending: PendingIndent) -> None:
+        """Fewer spaces were typed than Enter inserted: the line keeps what was typed."""
+        if pending.absorbed < pending.width:
+            self.replace(
+                "", (pending.row, pending.absorbed), (pending.row, pending.width), maintain_selection_offset=False
+            )
+        self.pending = None
+
+    def type_text(self, text: str) -> None:
+        """Type ``text`` (one key's worth) as a key press would (see the module docstring)."""
+        pending = self._pending_here()
+        if pending is not None:
+            if not text.strip(" "):  # spaces go into the provisional indentation first
+                take = min(pending.width - pending.absorbed, len(text))
+                if take:
+                    self.post_message(self.Typed(text[:take], pending.row, pending.absorbed))
+                    pending.absorbed += take
+                    text = text[take:]
+                if not text:
+                    return
+                self.pending = None
+            elif pending.absorbed:
+                self._confirm_typed_indent(pending)
+            else:
+                self.pending = None  # only code typed: the editor's indentation stays
         start, end = self.selection
+        top = min(start, end)
+        self.post_message(self.Typed(text, *top))
+        self.replace(text, start, end, maintain_selection_offset=False)
+
+    def action_newline(self) -> None:
+        """Insert a line break; with auto-indent on, indent the new line provisionally (a line
+        left empty passes its indentation on to the next)."""
+        if self.read_only:
+            return
+        pending = self._pending_here()
+        carried: str | None = None
+        if pending is not None:  # the line keeps only the spaces typed on it
+            carried = " " * pending.width if pending.absorbed == 0 else None
+            self._confirm_typed_indent(pending)
+        start, end = self.selection
+        top = min(start, end)
+        self.post_message(self.Typed("\n", *top))
         indent = ""
         if self.auto_indent:
-            top = min(start, end)
-            line = self.document.get_line(top[0])[: top[1]]
-            indent = next_line_indent(line)
+            before = self.document.get_line(top[0])[: top[1]] if carried is None else carried
+            indent = self._indent_for(top[0] + 1, before)
         self.replace("\n" + indent, start, end, maintain_selection_offset=False)
+        self.pending = PendingIndent(top[0] + 1, len(indent)) if indent else None
         self.scroll_cursor_visible()
+
+    def _indent_for(self, row: int, line_before: str) -> str:
+        """The indentation a new line ``row`` gets: the reference's, else from the line above."""
+        if self.reference_lines is not None and row < len(self.reference_lines):
+            return " " * leading_spaces(self.reference_lines[row])
+        return next_line_indent(line_before)
+
+    def _dedent(self) -> bool:
+        """Backspace in leading whitespace with auto-indent on: back to the previous indent stop
+        (an absorbed space is taken back first). True if it handled the key."""
+        if not self.auto_indent or not self.selection.is_empty:
+            return False
+        pending = self._pending_here()
+        if pending is not None and pending.absorbed > 0:
+            pending.absorbed -= 1
+            return True
+        row, column = self.cursor_location
+        if column == 0 or self.document.get_line(row)[:column].strip(" "):
+            return False
+        stop = dedent_column(column, self.indent_width)
+        self.replace("", (row, stop), (row, column), maintain_selection_offset=False)
+        if pending is not None:
+            self.pending = PendingIndent(row, stop) if stop else None
+        return True

@@ -1,49 +1,129 @@
-"""Read-only, Pygments-highlighted reference code with one line that can be marked.
+"""Read-only, Pygments-highlighted reference code that follows the editor's cursor.
 
-Long lines wrap (under their own line number) so every character to retype is on screen.
+Long lines wrap (under their own line number) so every character to retype is on screen. The
+view knows which screen row each reference line starts on, so :meth:`ReferenceView.follow` can
+put the line being typed at the same height as the editor's cursor; the line being typed is
+shaded and the first divergence, if any, is marked in red.
 """
 
 from __future__ import annotations
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.syntax import Syntax
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+THEME = "monokai"
+CURRENT_STYLE = Style(bgcolor="#3e3d32")  # the line the cursor is on
+MARKED_STYLE = Style(bgcolor="#5f1f1f")  # the first divergence
+GUTTER_STYLE = Style(color="#90908a")
+MIN_CODE_WIDTH = 12
 
 
-class ReferenceView(VerticalScroll, can_focus=False):
-    """The code to retype. ``mark(line)`` highlights one 0-based line (the first divergence)."""
+def highlighted_lines(code: str) -> tuple[list[Text], Style]:
+    """``code`` highlighted as Python, one Text per line, and the theme's background style."""
+    syntax = Syntax(code, "python", theme=THEME)
+    lines = syntax.highlight(code).split("\n", allow_blank=True)
+    if len(lines) > 1 and not lines[-1].plain:
+        lines.pop()  # the newline that ends the file starts no line
+    for line in lines:
+        line.style = ""  # the background is drawn once, for the whole row
+    return list(lines), syntax.background_style
+
+
+class ReferenceView(ScrollView, can_focus=False):
+    """The code to retype. ``follow(line, row)`` scrolls so that 0-based ``line`` starts at
+    ``row`` of the view and shades it; ``mark(line)`` marks the first divergence."""
 
     DEFAULT_CSS = """
     ReferenceView { height: 1fr; }
-    ReferenceView > Static { width: 100%; }
     """
 
     def __init__(self, code: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.code = code
         self.marked: int | None = None
-        self._body = Static(self._render_code(), expand=False)
+        self.current: int | None = None
+        self._lines, self._background = highlighted_lines(code)
+        self._gutter = len(str(len(self._lines))) + 2
+        self._rows: list[tuple[int, Text]] = []  # (line index, the part of the line) per row
+        self._first_row: list[int] = []  # line index -> its first row
+        self._wrapped_for = -1
 
-    def compose(self):  # type: ignore[no-untyped-def]
-        yield self._body
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
 
-    def _render_code(self) -> Syntax:
-        marked = set() if self.marked is None else {self.marked + 1}
-        return Syntax(
-            self.code,
-            "python",
-            theme="monokai",
-            line_numbers=True,
-            highlight_lines=marked,
-            word_wrap=True,
-            indent_guides=False,
-        )
+    def on_resize(self, event: events.Resize) -> None:
+        self._rewrap()
+
+    def _rewrap(self) -> None:
+        width = self.scrollable_content_region.width or self.size.width
+        code_width = max(MIN_CODE_WIDTH, width - self._gutter)
+        if code_width == self._wrapped_for:
+            return
+        self._wrapped_for = code_width
+        console = self.app.console
+        rows: list[tuple[int, Text]] = []
+        first: list[int] = []
+        for index, line in enumerate(self._lines):
+            first.append(len(rows))
+            parts = line.wrap(console, code_width) if line.cell_len > code_width else [line]
+            rows.extend((index, part) for part in parts)
+        self._rows = rows
+        self._first_row = first
+        self.virtual_size = Size(width, len(rows))
+        self.refresh()
+        if self.current is not None:
+            self.scroll_to(y=max(0, self._first_row[self.current] - 3), animate=False)
+
+    def row_of(self, line: int) -> int:
+        """The first row (0-based, from the top of the whole text) that ``line`` is drawn on."""
+        if not self._first_row:
+            self._rewrap()
+        if not self._first_row:
+            return 0
+        return self._first_row[max(0, min(line, len(self._first_row) - 1))]
+
+    def follow(self, line: int, at_row: int) -> None:
+        """Shade ``line`` and scroll so that it starts ``at_row`` rows below the top of the view
+        (as near as the text's length allows)."""
+        line = max(0, min(line, self.line_count - 1))
+        if line != self.current:
+            self.current = line
+            self.refresh()
+        self.scroll_to(y=max(0, self.row_of(line) - max(0, at_row)), animate=False)
 
     def mark(self, line: int | None) -> None:
-        """Highlight ``line`` (0-based) and bring it into view; ``None`` clears the mark."""
-        if line == self.marked:
-            return
-        self.marked = line
-        self._body.update(self._render_code())
-        if line is not None:
-            self.scroll_to(y=max(0, line - 3), animate=False)
+        """Mark ``line`` (0-based) as the first divergence; ``None`` clears the mark."""
+        if line != self.marked:
+            self.marked = line
+            self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        row = self.scroll_offset.y + y
+        width = self.size.width
+        if not self._rows:
+            self._rewrap()
+        if row >= len(self._rows):
+            return Strip([Segment(" " * width, self._background)], width)
+        index, part = self._rows[row]
+        line_style = Style()  # only a background: token colours show through it
+        if index == self.marked:
+            line_style = MARKED_STYLE
+        elif index == self.current:
+            line_style = CURRENT_STYLE
+        base = self._background + line_style
+        first = self._first_row[index] == row
+        number = f"{index + 1:>{self._gutter - 2}}  " if first else " " * self._gutter
+        segments = [Segment(number, base + GUTTER_STYLE)]
+        segments.extend(
+            Segment(segment.text, self._background + (segment.style or Style()) + line_style)
+            for segment in part.render(self.app.console)
+            if segment.text != "\n"
+        )
+        return Strip(segments).adjust_cell_length(width, base)

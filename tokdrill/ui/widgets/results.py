@@ -1,9 +1,13 @@
-"""The results panel: every hidden test with its outcome and message, then the pass summary."""
+"""The results panel: the verdict with failing tests first, then after a pass the time summary,
+the typing figures and the diff against the reference. It scrolls with keys while the editor keeps
+focus (:meth:`ResultsPanel.scroll_page`)."""
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.syntax import Syntax
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -14,9 +18,10 @@ _STYLES = {"plain": "", "pass": "bold green", "fail": "bold red", "warn": "yello
 
 
 def verdict_text(verdict: Verdict) -> Text:
-    """The verdict as :mod:`tokdrill.grading.report` lays it out, summary line first."""
+    """The verdict as :mod:`tokdrill.grading.report` lays it out: summary line, then the failing
+    tests (each with its assertion first), then the passing ones."""
     out = Text(summary_line(verdict) + "\n\n", style=_STYLES[summary_style(verdict)])
-    for span in verdict_spans(verdict, with_notice=False):  # the sandbox note is in Problems
+    for span in verdict_spans(verdict, with_notice=False, failures_first=True):  # the sandbox note is in Problems
         out.append(span.text, style=_STYLES[span.style])
     return out
 
@@ -27,41 +32,56 @@ class ResultsPanel(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     ResultsPanel { height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1; }
     ResultsPanel.-empty { display: none; }
-    ResultsPanel > Static { width: 1fr; }
+    ResultsPanel > Static { width: 1fr; height: auto; }
+    ResultsPanel > Static.-blank { display: none; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-empty")
-        self._summary = Static("", id="summary")
-        self._tests = Static("", id="tests")
-        self._diff = Static("", id="diff")
+        self._summary = Static("", id="summary", classes="-blank")
+        self._tests = Static("", id="tests", classes="-blank")
+        self._diff = Static("", id="diff", classes="-blank")
         self.diff_text = ""
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield self._summary
         yield self._diff  # after a pass: the diff right under the time summary, then the tests
         yield self._tests
 
+    @staticmethod
+    def _show(part: Static, content: RenderableType) -> None:
+        part.update(content)
+        part.set_class(content == "", "-blank")
+
     def show_grading(self) -> None:
         self.remove_class("-empty")
-        self._summary.update(Text("Grading…", style="italic"))
-        self._tests.update("")
-        self._diff.update("")
+        self._show(self._summary, Text("Grading…", style="italic"))
+        self._show(self._tests, "")
+        self._show(self._diff, "")
 
     def show_error(self, message: str) -> None:
         self.remove_class("-empty")
-        self._summary.update(Text(f"Grading failed inside tokdrill (not your code): {message}", style="bold red"))
+        self._show(self._summary, Text(f"Grading failed inside tokdrill (not your code): {message}", style="bold red"))
 
     def show_verdict(self, verdict: Verdict, summary: Text | None = None) -> None:
         self.remove_class("-empty")
-        self._summary.update(summary or "")
-        self._tests.update(verdict_text(verdict))
-        self._diff.update("")
+        self._show(self._summary, summary or "")
+        self._show(self._tests, verdict_text(verdict))
+        self._show(self._diff, "")
         self.scroll_home(animate=False)
 
+    def scroll_page(self, direction: int) -> bool:
+        """Scroll most of a page down (1) or up (-1); False when there is nothing to scroll."""
+        if self.has_class("-empty") or self.max_scroll_y == 0:
+            return False
+        step = max(1, self.scrollable_content_region.height - 2)
+        self.scroll_to(y=self.scroll_y + direction * step, animate=False)
+        return True
+
     def show_diff(self, diff: str) -> None:
+        """After a pass: the user's code against the reference."""
         self.diff_text = diff
         if not diff:
-            self._diff.update(Text("Your code matches the reference exactly.\n", style="green"))
-            return
-        self._diff.update(Syntax(diff + "\n", "diff", theme="monokai", word_wrap=False))
+            self._show(self._diff, Text("Your code matches the reference exactly.", style="green"))
+        else:
+            self._show(self._diff, Syntax(diff, "diff", theme="monokai", word_wrap=False))

@@ -1,12 +1,13 @@
-"""A drill timer that counts active time against a target; paused time is not counted."""
+"""A drill timer that counts active time against a target; paused time is not counted.
+
+It waits for the first keystroke: until :meth:`DrillTimer.start` is first called it says so.
+"""
 
 from __future__ import annotations
 
-from textual.reactive import reactive
 from textual.widgets import Static
 
-from tokdrill.clock import Clock
-from tokdrill.ui.formatting import clock_text
+from tokdrill.clock import Clock, clock_text
 
 NEAR_FRACTION = 0.8  # the timer turns amber at 80% of the target, red past it
 
@@ -15,13 +16,13 @@ class DrillTimer(Static):
     """Shows ``elapsed / target``; CSS classes ``-near``, ``-over`` and ``-paused`` say the state."""
 
     DEFAULT_CSS = """
-    DrillTimer { width: 26; padding: 0 1; color: $success; text-style: bold; }
+    DrillTimer { width: auto; padding: 0 1; color: $success; text-style: bold; }
     DrillTimer.-near { color: $warning; }
     DrillTimer.-over { color: $error; }
     DrillTimer.-paused { color: $text-muted; text-style: italic; }
     """
 
-    elapsed: reactive[float] = reactive(0.0)
+    elapsed = 0.0
 
     def __init__(self, clock: Clock, target_seconds: int, *, id: str | None = None) -> None:
         super().__init__("", id=id)
@@ -30,6 +31,8 @@ class DrillTimer(Static):
         self._banked = 0.0
         self._started_at: float | None = None
         self.stopped = False
+        self.waiting = True  # for the first keystroke
+        self._shown_length = -1
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self.tick)
@@ -48,6 +51,7 @@ class DrillTimer(Static):
         """Start or resume counting."""
         if self._started_at is None and not self.stopped:
             self._started_at = self.clock.monotonic()
+            self.waiting = False
         self.tick()
 
     def pause(self) -> None:
@@ -69,7 +73,7 @@ class DrillTimer(Static):
         """Stop for good (after a pass) and return the active seconds."""
         self.pause()
         self.stopped = True
-        self.watch_elapsed(self.elapsed)
+        self.show_state()
         return self._banked
 
     def active_seconds(self) -> float:
@@ -78,16 +82,24 @@ class DrillTimer(Static):
         return self._banked + running
 
     def tick(self) -> None:
+        """Show the time now (also called twice a second while mounted)."""
         self.elapsed = self.active_seconds()
+        self.show_state()
 
-    def watch_elapsed(self, elapsed: float) -> None:
+    def show_state(self) -> None:
+        """Write the time and state, and set the CSS classes that colour them."""
+        elapsed = self.elapsed
         target = self.target_seconds
         self.set_class(elapsed > target, "-over")
         self.set_class(NEAR_FRACTION * target <= elapsed <= target, "-near")
-        self.set_class(not self.running and not self.stopped and elapsed > 0, "-paused")
+        self.set_class(not self.running and not self.stopped and not self.waiting, "-paused")
         state = ""
         if self.stopped:
             state = "  done"
-        elif not self.running and elapsed > 0:
+        elif self.waiting:
+            state = " · starts when you type"
+        elif not self.running:
             state = "  paused"
-        self.update(f"⏱ {clock_text(elapsed)} / {clock_text(target)}{state}", layout=False)
+        text = f"{clock_text(elapsed)} / {clock_text(target)}{state}"
+        self.update(text, layout=len(text) != self._shown_length)  # the width follows the text
+        self._shown_length = len(text)

@@ -1,0 +1,155 @@
+"""Auto-indent that never fights the typist: typing the shown text exactly produces it exactly,
+Backspace in leading whitespace removes one level, and the choice is kept."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App, ComposeResult
+from ui_helpers import SIZE, start_drill
+
+from tokdrill.backend import Backend
+from tokdrill.clock import FixedClock
+from tokdrill.content import load_library, reference_source
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.widgets.code_editor import CodeEditor, dedent_column, next_line_indent
+
+
+class EditorApp(App[None]):
+    """Just the drill editor, so that thousands of keys cost seconds, not minutes."""
+
+    def compose(self) -> ComposeResult:
+        yield CodeEditor(id="editor")
+
+
+def type_exactly(editor: CodeEditor, text: str) -> None:
+    """Type ``text`` through the editor's key handling: each leading space is one key press and
+    each line break an Enter (the rest of a line, where auto-indent plays no part, is one press)."""
+    for number, line in enumerate(text.split("\n")):
+        if number:
+            editor.action_newline()
+        code = line.lstrip(" ")
+        for _ in range(len(line) - len(code)):
+            editor.type_text(" ")
+        if code:
+            editor.type_text(code)
+
+
+REFERENCES = {drill_id: reference_source(drill.symbols) for drill_id, drill in load_library().drills.items()}
+
+
+@pytest.mark.parametrize("auto_indent", [True, False], ids=["auto-indent", "plain"])
+async def test_typing_each_reference_exactly_produces_it_exactly(auto_indent: bool) -> None:
+    app = EditorApp()
+    async with app.run_test(size=SIZE):
+        editor = app.query_one(CodeEditor)
+        editor.language = None  # highlighting plays no part in what is typed
+        for drill_id, reference in REFERENCES.items():
+            editor.load_text("")
+            editor.reference_lines = reference.split("\n")
+            editor.auto_indent = auto_indent
+            type_exactly(editor, reference)
+            assert editor.text == reference, drill_id
+
+
+async def test_typing_only_the_code_lets_auto_indent_supply_every_indentation() -> None:
+    app = EditorApp()
+    async with app.run_test(size=SIZE):
+        editor = app.query_one(CodeEditor)
+        editor.language = None
+        for drill_id, reference in REFERENCES.items():
+            editor.load_text("")
+            editor.reference_lines = reference.split("\n")
+            editor.auto_indent = True
+            type_exactly(editor, "\n".join(line.lstrip(" ") for line in reference.split("\n")))
+            assert editor.text == reference, drill_id
+
+
+async def test_the_drill_screen_gives_its_editor_the_reference(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        await pilot.press("ctrl+o")
+        lines = screen.reference.split("\n")
+        indents = [len(line) - len(line.lstrip(" ")) for line in lines]
+        row = next(i for i in range(1, len(lines)) if indents[i] and indents[i + 1] < indents[i])  # a dedent follows
+        screen.editor.load_text("\n".join(lines[:row]))
+        screen.editor.move_cursor(screen.editor.document.end)
+        await pilot.press("enter", "x", "enter")  # the reference's indentation, dedent included
+        assert screen.editor.text == "\n".join(lines[:row] + [" " * indents[row] + "x", " " * indents[row + 1]])
+
+
+async def test_provisional_indent_keeps_what_was_typed(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        editor = screen.editor
+        editor.auto_indent = True
+        editor.load_text("")
+        await pilot.press(*"def f():", "enter")
+        assert editor.text == "def f():\n    "
+        await pilot.press("space", "space", *"x")  # two spaces typed: they win over four
+        assert editor.text == "def f():\n  x"
+        await pilot.press("enter", "enter", *"z")  # a line left empty stays empty
+        assert editor.text == "def f():\n  x\n\n  z"
+        editor.load_text("")
+        await pilot.press(*"def g():", "enter", "tab", *"y")  # Tab is absorbed like spaces
+        assert editor.text == "def g():\n    y"
+
+
+async def test_backspace_in_leading_whitespace_removes_one_level(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        editor = screen.editor
+        editor.auto_indent = True
+        editor.load_text("")
+        await pilot.press(*"for a in b:", "enter", *"if a:", "enter", *"x", "enter")
+        assert editor.text.endswith("        x\n        ")
+        await pilot.press("backspace")
+        assert editor.text.endswith("        x\n    ")
+        await pilot.press(*"y", "enter", "backspace", *"z")
+        assert editor.text == "for a in b:\n    if a:\n        x\n    y\nz"
+        editor.load_text("      w")  # six spaces: back to the indent stop at four
+        editor.move_cursor((0, 6))
+        await pilot.press("backspace")
+        assert editor.text == "    w"
+        await pilot.press("right", "backspace")  # inside code Backspace removes one character
+        assert editor.text == "    w"[:4]
+
+
+async def test_with_auto_indent_off_keys_are_typed_literally(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        editor = screen.editor
+        assert not editor.auto_indent  # off unless the user turns it on
+        editor.load_text("")
+        await pilot.press(*"if x:", "enter", "space", "space", *"y", "backspace", "backspace")
+        assert editor.text == "if x:\n "
+
+
+async def test_auto_indent_choice_persists_across_drills_and_restarts(
+    app: TokdrillApp, backend: Backend, clock: FixedClock
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        assert not screen.editor.auto_indent
+        await pilot.press("ctrl+o")
+        assert screen.editor.auto_indent and "indent on" in str(screen.query_one("#indent-state").render())
+        await pilot.press("escape")
+        screen = await start_drill(app, pilot, "bpe-train", "recall")
+        assert screen.editor.auto_indent
+    reopened = Backend.open(clock=clock)
+    try:
+        again = TokdrillApp(reopened, cursor_blink=False)
+        async with again.run_test(size=SIZE) as pilot:
+            screen = await start_drill(again, pilot, "bpe-encode", "retype")
+            assert screen.editor.auto_indent
+            await pilot.press("ctrl+o")
+            assert not reopened.auto_indent()
+    finally:
+        reopened.close()
+
+
+def test_indent_rules() -> None:
+    assert next_line_indent("    x = 1") == "    "
+    assert next_line_indent("    for a in b:  # loop") == "        "
+    assert next_line_indent("def f():") == "    "
+    assert next_line_indent("text = ':'") == ""
+    assert [dedent_column(c) for c in (1, 4, 5, 8, 10)] == [0, 0, 4, 4, 8]

@@ -1,0 +1,83 @@
+"""Without a mouse at 80x24: the reference follows the cursor, failures come first and the
+results and the reference scroll with keys while the editor keeps focus."""
+
+from __future__ import annotations
+
+from ui_helpers import SMALL, load, screen_lines, screen_text, start_drill, submit
+
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.widgets.reference_view import ReferenceView
+
+LONG_DRILL = "bpe-train"
+WRONG = "def bytes_to_unicode():\n    return {}\n"
+
+
+def left_pane(lines: list[str]) -> str:
+    """The text left of the divider between the reference and the editor."""
+    return "\n".join(line.split("▕")[0] for line in lines if "▕" in line)
+
+
+async def test_reference_keeps_the_line_being_typed_beside_the_cursor(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, LONG_DRILL, "retype")
+        reference_lines = screen.reference.split("\n")
+        assert len(reference_lines) > 50
+        await load(pilot, screen, "\n".join(reference_lines[:41]))
+        screen.editor.move_cursor(screen.editor.document.end)  # typing line 41
+        await pilot.pause()
+        view = screen.query_one(ReferenceView)
+        editor_row = 40 - round(screen.editor.scroll_y)
+        assert view.current == 40
+        assert view.row_of(40) - round(view.scroll_y) == editor_row  # same height in both panes
+        shown = left_pane(screen_lines(app))
+        assert reference_lines[40].strip()[:20] in shown.replace("\n", " ")
+        assert reference_lines[0].strip()[:20] not in shown  # line 1 scrolled away
+
+        await pilot.press(*["up"] * 12)  # moving back up: the reference comes along
+        await pilot.pause()
+        editor_row = 28 - round(screen.editor.scroll_y)
+        assert view.current == 28 and view.row_of(28) - round(view.scroll_y) == editor_row
+
+
+async def test_failures_come_first_and_are_visible_after_a_failed_submit(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        await load(pilot, screen, WRONG)
+        await submit(app, pilot)
+        verdict = screen.last_verdict
+        assert verdict is not None and not verdict.passed
+        listing = str(screen.results.query_one("#tests").render()).splitlines()
+        passes = [line.startswith("✓") for line in listing if line[:1] in "✓✗!⌛"]
+        assert passes == sorted(passes) and False in passes  # no pass listed before a failure
+        first_failure = next(t for t in verdict.tests if t.outcome != "passed")
+        assertion = next(line for line in first_failure.message.splitlines() if line.startswith("E "))
+        text = screen_text(app)
+        assert first_failure.name.split("::")[-1] in text
+        assert assertion.strip()[:40] in text  # the assertion is on screen, not below the fold
+
+
+async def test_results_scroll_with_keys_while_the_editor_keeps_focus(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        await load(pilot, screen, WRONG)
+        await submit(app, pilot)
+        results = screen.results
+        assert results.max_scroll_y > 0
+        for down, up in (("ctrl+down", "ctrl+up"), ("shift+pagedown", "shift+pageup")):
+            await pilot.press(down)
+            assert results.scroll_y > 0
+            assert screen.editor.has_focus and screen.editor.text == WRONG
+            await pilot.press(up)
+            assert results.scroll_y == 0
+
+
+async def test_reference_scrolls_with_keys_and_returns_to_the_cursor(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, LONG_DRILL, "retype")
+        view = screen.query_one(ReferenceView)
+        assert view.scroll_y == 0
+        await pilot.press("alt+down")
+        assert view.scroll_y > 0 and screen.editor.has_focus
+        await pilot.press("f")  # typing brings the line being typed back
+        await pilot.pause()
+        assert view.scroll_y == 0 and view.current == 0
