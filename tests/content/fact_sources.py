@@ -157,6 +157,19 @@ games, arithmetic with long numbers and languages that were rare in the training
 when the pieces are poorly chosen.
 """
 
+PYTHON_FUNCTION = """\
+def tokenize(text: str) -> list[int]:
+    \"\"\"Split text into pieces and look each one up.\"\"\"
+    pieces = PATTERN.findall(text)
+    ids = []
+    for piece in pieces:
+        if piece in vocab:
+            ids.append(vocab[piece])
+        else:
+            ids.extend(byte_pair_encode(piece.encode("utf-8"), ranks))
+    return ids
+"""
+
 # One sentence and its translations, as the multilingual cards print them.
 PARALLEL = {
     "English": "This morning I walked to the market to buy fresh bread.",
@@ -192,12 +205,17 @@ SP_EXACT_OPTIONS = {
 }
 
 
+# One sentence with a character rare enough (once in about 15,000) for the default coverage to drop.
+SP_RARE_LINE = "a snowman ☃ melts in the sun"
+
+
 def _train_sentencepiece(options: tuple[tuple[str, Any], ...]) -> bytes:
     kwargs = dict(options)
     vocab_size = kwargs.pop("vocab_size", 60)
+    corpus = list(SP_CORPUS * 50) + ([SP_RARE_LINE] if kwargs.pop("with_rare_line", False) else [])
     out = io.BytesIO()
     sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(SP_CORPUS * 50),
+        sentence_iterator=iter(corpus),
         model_writer=out,
         vocab_size=vocab_size,
         hard_vocab_limit=False,
