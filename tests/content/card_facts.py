@@ -1422,6 +1422,63 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# vocab-at-scale.yaml
+
+
+def factors(value: int) -> list[int]:
+    out, d = [], 2
+    while d * d <= value:
+        while value % d == 0:
+            out.append(d)
+            value //= d
+        d += 1
+    return out + ([value] if value > 1 else [])
+
+
+def round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+LOGITS = 8 * 8192 * 128_256
+
+
+FACTS += [
+    Fact(
+        "scale-logits-memory",
+        "8 x 8,192 x 128,256 = {} billion values. In fp32 that is {} GB ({} GiB)",
+        lambda: (f"{LOGITS / 1e9:.1f}", f"{LOGITS * 4 / 1e9:.1f}", f"{LOGITS * 4 / 2**30:.1f}"),
+        "arithmetic",
+    ),
+    Fact("scale-logits-memory", "bf16 halves it to {} GB", lambda: f"{LOGITS * 2 / 1e9:.1f}", "arithmetic"),
+    Fact(
+        "scale-vocab-padding",
+        "50,257 is {}, odd and awkward; nanoGPT rounds it up to {}, the next multiple of 64",
+        lambda: (" x ".join(n(f) for f in factors(50_257)), n(round_up(50_257, 64))),
+        "arithmetic",
+    ),
+    Fact("scale-vocab-padding", "(for 8 ranks, 50,257 becomes {})", lambda: n(round_up(50_257, 128 * 8)), "arithmetic"),
+    Fact(
+        "scale-vocab-padding",
+        "Llama 3's 128,256 is already a multiple of 256 (2^{} x {})",
+        lambda: (factors(128_256).count(2), 128_256 // 2 ** factors(128_256).count(2)),
+        "arithmetic",
+    ),
+    Fact(
+        "scale-tied-embeddings",
+        "the 128,256 x 2,048 table is {}M parameters, about {} of its roughly 1.24B",
+        lambda: (round(128_256 * 2048 / 1e6), pct(128_256 * 2048 / 1.24e9)),
+        "arithmetic",
+    ),
+    Fact(
+        "scale-decode-head-cost",
+        "`d = 4,096` in bf16 is {} GB, about {}% of the ~16 GB",
+        lambda: (f"{128_256 * 4096 * 2 / 1e9:.2f}", f"{128_256 * 4096 * 2 / 16e9 * 100:.1f}"),
+        "arithmetic",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
