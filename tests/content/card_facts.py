@@ -1657,6 +1657,39 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# special-tokens-finetuning.yaml
+
+
+def backticked(items: list[str]) -> str:
+    return ", ".join(f"`{i}`" for i in items)
+
+
+FACTS += [
+    Fact(
+        "sft-add-tokens-steps",
+        "a three-entry vocabulary gives `<|tool_call|>` id {} and then encodes `hello <|tool_call|> world` as {}.",
+        lambda: (
+            src.hf_added_special_token("<|tool_call|>", "hello <|tool_call|> world")[0],
+            backticked(src.hf_added_special_token("<|tool_call|>", "hello <|tool_call|> world")[1]),
+        ),
+        "tokenizers add_special_tokens on a WordLevel model",
+    ),
+    Fact(
+        "sft-literal-specials-in-data",
+        "turns `says <|im_end|> ok` into {}, the real control id",
+        lambda: backticked(src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=False)),
+        "tokenizers with <|im_end|> added as a special token",
+    ),
+    Fact(
+        "sft-literal-specials-in-data",
+        "which turns the same string into {}; - scan",
+        lambda: backticked(src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=True)),
+        "tokenizers with encode_special_tokens=True",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")

@@ -339,6 +339,14 @@ def hf_stream(text: str) -> list[str | None]:
     return [stream.step(tok, i) for i in tok.encode(text).ids]
 
 
+def hf_added_special_token(token: str, text: str) -> tuple[int, list[str]]:
+    """The id a special token gets when added to a three-entry vocabulary, and how ``text`` encodes."""
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0, "hello": 1, "world": 2}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.add_special_tokens([token])
+    return int(tok.token_to_id(token)), list(tok.encode(text).tokens)
+
+
 def hf_special_token_split(text: str, *, encode_special_tokens: bool) -> list[str]:
     """Tokens of ``text`` for a tokenizer that has ``<|im_end|>`` registered as a special token."""
     vocab = {"[UNK]": 0, "says": 1, "ok": 2, "<|": 3, "im_end": 4, "|>": 5}
