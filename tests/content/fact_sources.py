@@ -46,10 +46,7 @@ def token_bytes(name: str, text: str) -> list[bytes]:
 
 def shown(pieces: Iterable[bytes | str], sep: str = "|") -> str:
     """Pieces as a card writes them: ``Chat|G|PT`` (bytes that are not whole UTF-8 shown as \\xNN)."""
-    out = []
-    for piece in pieces:
-        out.append(piece.decode("utf-8", errors="backslashreplace") if isinstance(piece, bytes) else piece)
-    return sep.join(out)
+    return sep.join(p.decode("utf-8", errors="backslashreplace") if isinstance(p, bytes) else p for p in pieces)
 
 
 def ranks(name: str) -> dict[bytes, int]:
@@ -226,6 +223,11 @@ def _train_sentencepiece(options: tuple[tuple[str, Any], ...]) -> bytes:
     return out.getvalue()
 
 
+def sp_seed_sampling(seed: int) -> None:
+    """Seed the generator SentencePiece draws sampled segmentations from."""
+    sentencepiece.set_random_generator_seed(seed)
+
+
 @cache
 def sp_model(**options: Any) -> Any:
     """A SentencePiece processor trained on :data:`SP_CORPUS` with ``options`` (defaults otherwise)."""
@@ -290,6 +292,16 @@ def hf_bpe_vocab_size(text: str, vocab_size: int) -> int:
     return int(tok.get_vocab_size())
 
 
+def hf_byte_level_alphabet() -> list[str]:
+    """The 256 characters GPT-2's byte-level table uses, as ``tokenizers`` ships them."""
+    return list(pre_tokenizers.ByteLevel.alphabet())
+
+
+def hf_lowercase(text: str) -> str:
+    """What a ``Lowercase()`` normalizer makes of ``text``."""
+    return str(normalizers.Lowercase().normalize_str(text))
+
+
 def hf_byte_level_char(byte: int) -> str:
     """The printable stand-in GPT-2's byte-level pre-tokenizer shows for one ASCII byte."""
     assert byte < 0x80, "a lone byte above 0x7F is not a str the pre-tokenizer can take"
@@ -344,7 +356,9 @@ def hf_added_special_token(token: str, text: str) -> tuple[int, list[str]]:
     tok = Tokenizer(models.WordLevel({"[UNK]": 0, "hello": 1, "world": 2}, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     tok.add_special_tokens([token])
-    return int(tok.token_to_id(token)), list(tok.encode(text).tokens)
+    token_id = tok.token_to_id(token)
+    assert token_id is not None
+    return token_id, list(tok.encode(text).tokens)
 
 
 def hf_special_token_split(text: str, *, encode_special_tokens: bool) -> list[str]:

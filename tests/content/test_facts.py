@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import string
+from functools import partial
 
 import pytest
 from card_facts import FACTS, Fact, card_texts, flatten, rendered
@@ -59,8 +60,8 @@ def test_the_check_fails_when_a_card_states_another_value(texts: dict[str, str])
     """A value one digit off (or one character longer) is not accepted for any fact."""
     accepted = []
     for fact in FACTS:
-        values = fact.values()
-        wrong = Fact(fact.card, fact.claim, lambda values=values: tuple(v + "9" for v in values), fact.how)
+        off_by_one = tuple(v + "9" for v in fact.values())
+        wrong = Fact(fact.card, fact.claim, partial(tuple, off_by_one), fact.how)
         if rendered(wrong) in texts[fact.card]:
             accepted.append(f"{fact.card}: {rendered(wrong)}")
     assert not accepted, accepted
