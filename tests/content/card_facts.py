@@ -1312,6 +1312,12 @@ FACTS += [
     ),
     Fact(
         "pretok-cl100k-changes",
+        "so indentation is a separate piece: `x\\n    y` -> `{}`, where GPT-2 gives `{}`;",
+        lambda: (escaped(split_shown(CL, "x\n    y")), escaped(split_shown("gpt2", "x\n    y"))),
+        "regex with the cl100k_base and GPT-2 patterns",
+    ),
+    Fact(
+        "pretok-cl100k-changes",
         "`ok!!!\\n\\nnext` -> `{}`",
         lambda: split_shown(CL, "ok!!!\n\nnext").replace("\n", "\\n"),
         "regex with the cl100k_base pattern",
