@@ -19,7 +19,7 @@ from typing import Any
 import fact_sources as src
 import yaml
 
-from reference_impl import apply_merges, count_pairs, learn_merges, merge_pair, unigram_em_step, viterbi_segment
+from reference_impl import apply_merges, count_pairs, learn_merges, merge_pair, viterbi_segment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -918,7 +918,7 @@ def _tuple_cca() -> tuple[str, ...]:
 
 
 def _hard_em_example() -> tuple[str, str, str]:
-    step = unigram_em_step({"ab": 10}, {"a": math.log(0.1), "b": math.log(0.1), "ab": math.log(0.8)})
+    step = src.bare_hard_em_step({"ab": 10}, {"a": math.log(0.1), "b": math.log(0.1), "ab": math.log(0.8)})
     pieces_, score = viterbi_segment("ba", step)
     shown_step = "{" + ", ".join(f"{p}: log {math.exp(v):.1f}" for p, v in step.items()) + "}"
     return shown_step, str(pieces_), "-inf" if score == -math.inf else str(score)
@@ -1021,7 +1021,7 @@ FACTS += [
         "fix-hard-em-drops-characters",
         'so the step returns only `{}`. Afterwards `viterbi_segment("ba", ...)` returns `({}, {})`',
         _hard_em_example,
-        "reference_impl.unigram_em_step and viterbi_segment",
+        "a floor-free hard-EM step (fact_sources.bare_hard_em_step) and reference_impl.viterbi_segment",
     ),
     Fact(
         "fix-sentencepiece-always-round-trips",

@@ -422,6 +422,20 @@ def learn_with_string_replace(words: dict[str, int], merges: int) -> dict[str, s
     return spelled
 
 
+def bare_hard_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> dict[str, float]:
+    """Hard EM with no floor: Viterbi-split counts, renormalised, zero-count pieces dropped."""
+    import math
+
+    from reference_impl import viterbi_segment
+
+    usage: Counter[str] = Counter()
+    for word, freq in word_freqs.items():
+        for piece in viterbi_segment(word, log_probs)[0]:
+            usage[piece] += freq
+    total = sum(usage.values())
+    return {piece: math.log(usage[piece] / total) for piece in log_probs if usage[piece] > 0}
+
+
 def first_merge_by_most_common(corpus: list[str]) -> tuple[str, str]:
     """The first merge a ``Counter.most_common(1)`` trainer picks (ties: first inserted)."""
     counts: Counter[tuple[str, str]] = Counter()
