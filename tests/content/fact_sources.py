@@ -72,6 +72,23 @@ def count_with_first_ranks(name: str, text: str, keep: int) -> int:
     return total
 
 
+def rank_merge(name: str, text: str, *, leftmost: bool) -> list[bytes]:
+    """tiktoken's merge loop with equal ranks joined leftmost first (as tiktoken does) or rightmost."""
+    table = ranks(name)
+    parts = [bytes([b]) for b in text.encode("utf-8")]
+    while True:
+        best: tuple[int, int] | None = None
+        positions = range(len(parts) - 1) if leftmost else range(len(parts) - 2, -1, -1)
+        for i in positions:
+            rank = table.get(parts[i] + parts[i + 1])
+            if rank is not None and (best is None or rank < best[0]):
+                best = (rank, i)
+        if best is None:
+            return parts
+        i = best[1]
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+
+
 # ---------------------------------------------------------------------------------------------
 # Pre-tokenizer patterns. GPT-2's (r50k/p50k) and Llama 3's are taken from their published
 # tokenizer code; cl100k_base's is the current tiktoken pattern; o200k_base's likewise.
