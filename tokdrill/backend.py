@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
-from tokdrill.content.model import Card, Drill, Library
+from tokdrill.content.model import Card, Drill, Library, introduction_order
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Attempt, Draft, Mode
 from tokdrill.scheduling.stats import ACTIVITY_DAYS
@@ -110,7 +110,7 @@ class Backend:
         # Drill symbols are checked after the first frame (check_symbols), which keeps
         # reference_impl's import off the start-up path; everything else is checked here.
         library = load_library(
-            locations.extra_content_dirs(list(content_dirs or [])),
+            locations.extra_content_dirs(list(content_dirs or []), data_dir),
             cache_dir=locations.cache_dir(data_dir),
             check_symbols=False,
         )
@@ -171,10 +171,7 @@ class Backend:
         drills = self.library.drills
         if "bytes-to-unicode" in drills:
             return drills["bytes-to-unicode"]
-        ordered = sorted(
-            drills.values(), key=lambda d: (("easy", "medium", "hard").index(d.difficulty), d.target_seconds)
-        )
-        return ordered[0] if ordered else None
+        return min(drills.values(), key=introduction_order, default=None)
 
     # ----------------------------------------------------------------------------- grading
     def grade(self, drill: Drill, source: str) -> Verdict:

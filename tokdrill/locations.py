@@ -38,12 +38,24 @@ def questions_dir() -> Path:
     return _shipped("questions")
 
 
-def extra_content_dirs(cli_dirs: list[str] | None = None) -> list[Path]:
-    """User content folders: ``--content DIR`` flags first, then ``TOKDRILL_CONTENT`` (os.pathsep list)."""
+def extra_content_dirs(
+    cli_dirs: list[str] | None = None, data_dir_override: str | os.PathLike[str] | None = None
+) -> list[Path]:
+    """User content folders: ``--content DIR`` flags first, then ``TOKDRILL_CONTENT`` (os.pathsep
+    list), then :func:`user_content_dir` when it exists (``data_dir_override`` is ``--data-dir``)."""
     dirs = [Path(d).expanduser() for d in (cli_dirs or [])]
     env = os.environ.get("TOKDRILL_CONTENT", "")
     dirs += [Path(p).expanduser() for p in env.split(os.pathsep) if p.strip()]
+    own = user_content_dir(data_dir_override)
+    if own.is_dir():
+        dirs.append(own)
     return dirs
+
+
+def user_content_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The user's own content folder, loaded by default: ``content/`` in :func:`data_dir`.
+    `tokdrill import-anki` writes decks here; it is created by the first import."""
+    return data_dir(override) / "content"
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:

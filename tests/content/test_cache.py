@@ -178,7 +178,6 @@ def test_a_well_formed_cache_holding_junk_entries_is_ignored(
     assert len(parses) == 2
 
 
-@pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
 def test_a_cache_file_others_may_write_is_not_trusted(content_dir: Path, cache_dir: Path, parses: list[Path]) -> None:
     write_user_content(content_dir)
     load(content_dir, cache_dir)
@@ -277,3 +276,54 @@ def test_loading_leaves_objects_frozen_by_others_frozen(content_dir: Path, cache
         assert gc.get_freeze_count() == frozen and gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+def test_a_cache_file_someone_else_wrote_is_never_unpickled(tmp_path: Path) -> None:
+    """A well-formed cache file whose entry says something the content file does not: used only
+    if it is the user's own and nobody else can write it. As root the loader runs as the
+    unprivileged user ``nobody`` against a root-owned cache file; otherwise the file is made
+    group-writable."""
+    import shutil
+    import tempfile
+
+    shared = Path(tempfile.mkdtemp(prefix="tokdrill-cache-trust-"))
+    try:
+        shared.chmod(0o755)
+        content, cache = shared / "content", shared / "cache"
+        content.mkdir()
+        (content / "k.yaml").write_text(deck_yaml("trusted-deck", "trusted-card"), encoding="utf-8")
+        (content / "k.yaml").chmod(0o644)
+        content.chmod(0o755)
+        loader.load_library([content], include_shipped=False, cache_dir=cache)
+        (file,) = cache_files(cache)
+        entries = content_cache.read_cache_file(file)
+        key, entry = next(iter(entries.items()))
+        result = entry[5]
+        assert result.deck is not None
+        poisoned_deck = result.deck.deck.__class__(**{**result.deck.deck.__dict__, "title": "POISONED"})
+        poisoned = result._replace(deck=result.deck._replace(deck=poisoned_deck))
+        assert content_cache.write_cache_file(file, {key: (*entry[:5], poisoned)})
+        # the control: in the user's own private file, the entry is used as it stands
+        assert loader.load_library([content], include_shipped=False, cache_dir=cache).deck("trusted-deck").title == (
+            "POISONED"
+        )
+        script = (
+            "import sys; from tokdrill.content.loader import load_library; "
+            "print(load_library([sys.argv[1]], include_shipped=False, cache_dir=sys.argv[2]).deck('trusted-deck').title)"
+        )
+        command = [sys.executable, "-c", script, str(content), str(cache)]
+        if os.geteuid() == 0:
+            for folder in (cache, cache / "content"):
+                os.chown(folder, 65534, 65534)
+            file.chmod(0o644)  # readable by nobody, owned by root
+            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *command]
+        else:
+            file.chmod(0o664)
+        root = Path(__file__).resolve().parents[2]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TOKDRILL_", "XDG_"))}
+        env.update(PYTHONPATH=os.pathsep.join([str(root), *sys.path[1:]]), HOME="/tmp", TOKDRILL_HOME="/nonexistent")
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, env=env)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "Deck trusted-deck"  # parsed afresh, the poisoned entry ignored
+    finally:
+        shutil.rmtree(shared)

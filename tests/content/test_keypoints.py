@@ -54,3 +54,39 @@ def test_every_shipped_card_answer_covers_its_own_key_points() -> None:
         model_answer = "\n".join([card.answer, *(f.answer for f in card.follow_ups)])
         uncovered += [f"{card.id}: {m.point}" for m in match_key_points(model_answer, card.key_points) if not m.covered]
     assert library.decks and not uncovered, uncovered
+
+
+def test_a_point_may_list_alternatives_and_the_match_names_the_one_covered() -> None:
+    [argmax, order] = match_key_points(
+        "Pick the MOST-frequent pair; merges happen in rank order.", ["argmax | most frequent", "rank order | by rank"]
+    )
+    assert argmax.covered and argmax.matched == "most frequent"
+    assert argmax.alternatives == ("argmax", "most frequent")
+    assert order.covered and order.matched == "rank order"  # the first phrase that is covered
+    [miss] = match_key_points("it takes the maximum", ["argmax | most frequent pair"])
+    assert not miss.covered and miss.matched is None
+    assert miss.found == () and miss.missing == ("argmax",)  # no phrase is closer: the first is shown
+    [partial] = match_key_points("the frequent one", ["argmax | most frequent pair"])
+    assert partial.missing == ("most", "pair") and partial.found == ("frequent",)  # the closer phrase
+
+
+def test_case_plurals_word_forms_and_punctuation_never_matter() -> None:
+    cases = [
+        ("Unicode BYTES map to characters.", "byte | codepoint"),
+        ("frequencies of pairs", "pair frequency"),
+        ("vocabularies", "vocabulary"),
+        ("it was tokenizing; merged!", "merge"),
+        ("end-of-word marker", "end of word"),
+        ("Ties: break them by the larger pair.", "tie break"),
+    ]
+    for answer, point in cases:
+        [match] = match_key_points(answer, [point])
+        assert match.covered, (answer, point, match)
+
+
+def test_alternatives_split_only_on_the_bar_and_ignore_blank_parts() -> None:
+    from tokdrill.content.keypoints import alternatives, empty_alternative
+
+    assert alternatives(" argmax |most frequent ") == ("argmax", "most frequent")
+    assert alternatives("rank order") == ("rank order",)
+    assert empty_alternative("a || b") and empty_alternative("a |") and not empty_alternative("a | b")

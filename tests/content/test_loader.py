@@ -10,7 +10,7 @@ import yaml
 from content_helpers import FIXTURES, deck_yaml, drill_yaml, load_only
 
 from tokdrill import locations
-from tokdrill.content import yamlfile
+from tokdrill.content import yaml_reading
 from tokdrill.content.loader import content_files, load_library
 
 
@@ -93,7 +93,7 @@ def test_content_files_lists_top_level_then_subfolders(tmp_path: Path) -> None:
 
 
 def test_yaml_reader_uses_the_c_safe_loader_when_available() -> None:
-    base = yamlfile._Loader.__mro__[1]
+    base = yaml_reading._Loader.__mro__[1]
     if yaml.__with_libyaml__:
         assert base is yaml.CSafeLoader
     else:

@@ -47,3 +47,33 @@ def test_model_objects_are_frozen() -> None:
     with pytest.raises(AttributeError):
         drill.title = "changed"  # type: ignore[misc]
     assert drill.to_json()["symbols"] == ["count_pairs", "BPETokenizer.train"]
+
+
+def test_introduction_order_is_easier_then_shorter_then_id(content_dir: Path) -> None:
+    from content_helpers import drill_yaml
+
+    from tokdrill.content.model import DIFFICULTIES, introduction_order
+
+    specs = [("hard-short", "hard", 60), ("easy-long", "easy", 900), ("easy-b", "easy", 300), ("easy-a", "easy", 300)]
+    for drill_id, difficulty, target in specs:
+        text = drill_yaml(drill_id).replace("difficulty: easy", f"difficulty: {difficulty}")
+        (content_dir / f"{drill_id}.yaml").write_text(text.replace("300", str(target)), encoding="utf-8")
+    library = load_only(content_dir)
+    assert library.errors == ()
+    ordered = sorted(library.drills.values(), key=introduction_order)
+    assert [d.id for d in ordered] == ["easy-a", "easy-b", "easy-long", "hard-short"]
+    assert DIFFICULTIES == ("easy", "medium", "hard")
+
+
+def test_errors_never_print_terminal_escapes_or_unprintable_characters() -> None:
+    error = ContentError(Path("x\x1b[2J.yaml"), 3, "key\x07", "got '\ud800' and \x9b")
+    assert str(error) == "x\\x1b[2J.yaml:3: key\\x07: got '\\ud800' and \\x9b"
+    assert error.display() == str(error)
+    str(error).encode("utf-8")  # printable to any UTF-8 terminal
+
+
+def test_the_package_exports_exactly_its_lazy_names() -> None:
+    import tokdrill.content as content
+
+    assert sorted(content.__all__) == sorted(content._EXPORTS)
+    assert all(getattr(content, name) is not None for name in content.__all__)

@@ -168,3 +168,13 @@ def test_yaml_aliases_and_non_string_keys(tmp_path) -> None:
     assert library.card("alias-card").question == "Shared title"
     assert [(e.line, e.field) for e in library.errors] == [(9, "cards[1]")]
     assert "keys must be plain names" in library.errors[0].message
+
+
+def test_a_key_point_with_an_empty_alternative_is_reported(tmp_path) -> None:
+    from content_helpers import deck_yaml
+
+    path = tmp_path / "deck.yaml"
+    path.write_text(deck_yaml("alt", "alt-card").replace("[one, two]", "[one, 'argmax ||most frequent']"))
+    library = load_only(path)
+    assert [(e.line, e.field) for e in library.errors] == [(8, "cards[0].key_points[1]")]
+    assert "empty alternative" in library.errors[0].message

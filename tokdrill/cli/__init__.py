@@ -41,6 +41,14 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "import_cmd",
         "read progress from an export file: merge it in, or --replace everything with it",
     ),
+    "export-anki": (
+        "export_anki_cmd",
+        "write decks to an Anki package (.apkg); re-exporting updates the notes already in Anki",
+    ),
+    "import-anki": (
+        "import_anki_cmd",
+        "turn an Anki package or text export into a deck in your content folder",
+    ),
     "bench": (
         "bench_cmd",
         "measure performance figures against their baselines (a benchmark, not a test)",

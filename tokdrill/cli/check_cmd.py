@@ -57,7 +57,7 @@ def _find_drill(args: argparse.Namespace) -> Any | None:
         if drill is not None:
             return drill
     library = load_library(
-        locations.extra_content_dirs(getattr(args, "content", None)),
+        locations.extra_content_dirs(getattr(args, "content", None), getattr(args, "data_dir", None)),
         cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
     )
     drill = library.drills.get(args.drill_id)

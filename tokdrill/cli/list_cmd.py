@@ -26,11 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tokdrill import locations
-    from tokdrill.content.display import error_line
     from tokdrill.content.loader import load_library
 
     library = load_library(
-        locations.extra_content_dirs(getattr(args, "content", None)),
+        locations.extra_content_dirs(getattr(args, "content", None), getattr(args, "data_dir", None)),
         cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
     )
     if args.json:
@@ -58,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if library.errors:
         print(f"{len(library.errors)} content problem(s); these items were left out:", file=sys.stderr)
         for error in library.errors:
-            print(error_line(error), file=sys.stderr)
+            print(error.display(), file=sys.stderr)
     if not library.drills and not library.decks:
         print("tokdrill list: no drills or decks loaded", file=sys.stderr)
         return EXIT_FAIL

@@ -25,7 +25,7 @@ def load_catalog(args: argparse.Namespace) -> Any:
     from tokdrill.scheduling.catalog import catalog_from_library
 
     library = load_library(
-        locations.extra_content_dirs(getattr(args, "content", None)),
+        locations.extra_content_dirs(getattr(args, "content", None), getattr(args, "data_dir", None)),
         cache_dir=locations.cache_dir(getattr(args, "data_dir", None)),
         check_symbols=False,  # stats needs ids, titles and targets; importing the reference costs ~30 ms
     )

@@ -36,15 +36,15 @@ def _inside(path: Path, targets: list[Path]) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from tokdrill import locations
-    from tokdrill.content.display import display_path, error_line
     from tokdrill.content.loader import load_library
+    from tokdrill.content.model import display_path, printable
 
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         for path in missing:
             print(f"tokdrill validate: no such file or folder: {path}", file=sys.stderr)
         return EXIT_USAGE
-    extra: list[Path] = locations.extra_content_dirs(getattr(args, "content", None))
+    extra: list[Path] = locations.extra_content_dirs(getattr(args, "content", None), getattr(args, "data_dir", None))
     targets = [Path(p) for p in args.paths]
     library = load_library([*extra, *targets], cache_dir=locations.cache_dir(getattr(args, "data_dir", None)))
     errors = list(library.errors)
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(document, indent=2))
     else:
         for error in errors:
-            print(error_line(error))
+            print(error.display())
         if empty:
             print(f"no content files (*.yaml) in {', '.join(display_path(t) for t in targets)}")
         elif errors:
@@ -90,11 +90,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             counted = f"ok: {len(files)} file(s), {len(drills)} drill(s), {len(decks)} deck(s), {cards} card(s)"
             print(counted + (f", {len(concepts)} concept(s)" if concepts else ""))
-        for concept in untaught:
-            print(f"{display_path(concept.origin.path)}:{concept.origin.line}: {concept.id}: note: no card teaches it")
-        for concept in untested:
-            print(
-                f"{display_path(concept.origin.path)}:{concept.origin.line}: {concept.id}: "
-                "note: no hidden test checks it"
-            )
+        notes = [(c, "no card teaches it") for c in untaught] + [(c, "no hidden test checks it") for c in untested]
+        for concept, note in notes:
+            print(printable(f"{display_path(concept.origin.path)}:{concept.origin.line}: {concept.id}: note: {note}"))
     return EXIT_OK if valid else EXIT_FAIL

@@ -1,18 +1,28 @@
-"""Content: YAML drills and flashcard decks -> validated, frozen model objects (no Textual).
+"""Content: YAML drills, flashcard decks and concepts -> validated, frozen model objects (no Textual).
+
+Where to look:
+
+- :mod:`.model`: the objects (Drill, Card, Deck, Concept, Reference, Library, ContentError);
+- :mod:`.loader`: which files are read, in what order, and the checks across files;
+- :mod:`.schema`: each file format and its field checks; :mod:`.yaml_reading`: YAML with lines;
+- :mod:`.hidden_tests`: the concepts hidden tests declare (read with ``ast``, never imported);
+- :mod:`.cache`: per-file results kept between runs; :mod:`.reference`: a drill's retype text;
+- :mod:`.keypoints`: which key points a typed answer covers.
 
 ``load_library()`` returns a :class:`Library` of everything valid plus every error found, each
-``file:line: field: message``; ``reference_source(symbols)`` gives a drill's retype text from
-``reference_impl``. File formats: docs/ARCHITECTURE.md ("Content files"); where files are found
-and which keys are optional: :mod:`tokdrill.content.loader`, ``.drills``, ``.decks``.
-
-Names are re-exported lazily, so importing a light submodule (``keypoints``) does not pull in
-PyYAML.
+``file:line: field: message``. Names are re-exported lazily, so importing a light submodule
+(``keypoints``) does not pull in PyYAML.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the names as type checkers see them; at run time __getattr__ imports them
+    from tokdrill.content.loader import load_library
+    from tokdrill.content.model import Card, Concept, ContentError, Deck, Drill, FollowUp, Library, Origin, Reference
+    from tokdrill.content.reference import SymbolError, reference_source
 
 _EXPORTS = {
     "load_library": "tokdrill.content.loader",
@@ -28,10 +38,23 @@ _EXPORTS = {
     "SymbolError": "tokdrill.content.reference",
     "reference_source": "tokdrill.content.reference",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Card",
+    "Concept",
+    "ContentError",
+    "Deck",
+    "Drill",
+    "FollowUp",
+    "Library",
+    "Origin",
+    "Reference",
+    "SymbolError",
+    "load_library",
+    "reference_source",
+]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tokdrill.content' has no attribute {name!r}")

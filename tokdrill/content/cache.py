@@ -1,6 +1,6 @@
 """A cache of per-file parse results, so a warm load skips YAML parsing and field checks.
 
-What is cached: for each content file, its :class:`~tokdrill.content.parsed.FileResult` (the
+What is cached: for each content file, its :class:`~tokdrill.content.schema.results.FileResult` (the
 parsed, field-checked drill, deck or concept list, and that file's own errors); for each hidden
 test file, what its concept markers say (:class:`~tokdrill.content.hidden_tests.HiddenTestFile`).
 Nothing that depends on other files is cached: the loader checks hidden tests, reference symbols,
@@ -41,7 +41,7 @@ import zlib
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 FORMAT_VERSION = 2
 """Bump when the cache file layout or the meaning of a cached result changes."""
@@ -53,15 +53,16 @@ _PROTOCOL = pickle.HIGHEST_PROTOCOL
 # Modules whose code shapes a cached FileResult: editing one (a dev checkout) invalidates the cache.
 _CODE_MODULES = (
     "cache.py",
-    "concepts.py",
-    "decks.py",
-    "drills.py",
-    "fields.py",
+    "files.py",
     "hidden_tests.py",
     "model.py",
-    "parsed.py",
-    "reading.py",
-    "yamlfile.py",
+    "yaml_reading.py",
+    "schema/concepts.py",
+    "schema/deck.py",
+    "schema/drill.py",
+    "schema/fields.py",
+    "schema/file.py",
+    "schema/results.py",
 )
 
 Entry = tuple[str, int, int, int, int, object]  # (path as given, device, inode, mtime_ns, size, result)
@@ -234,15 +235,11 @@ class ContentCache:
         given = str(path)
         key = os.path.abspath(given)
         cache.used.add(key)
-        entry: Any = cache.entries.get(key)
-        if (
-            type(entry) is tuple
-            and len(entry) == 6
-            and entry[0] == given
-            and entry[1:5] == before
-            and type(entry[5]) is kind
-        ):
-            return entry[5]
+        entry: object = cache.entries.get(key)  # unpickled: checked, never trusted to be an Entry
+        if type(entry) is tuple and len(entry) == 6 and entry[0] == given and entry[1:5] == before:
+            found = entry[5]
+            if type(found) is kind and isinstance(found, kind):
+                return found
         result = parse(path)
         try:
             after = _file_key(os.stat(path))

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from tokdrill.content.files import UnreadableFile, read_bounded
 from tokdrill.content.model import ContentError
 
 MARKER = "concept"
@@ -50,9 +51,9 @@ def read_hidden_test_file(path: Path) -> HiddenTestFile:
     whose arguments are not quoted names come back as errors.
     """
     try:
-        source = path.read_bytes()
-    except OSError as exc:
-        return HiddenTestFile((), (ContentError(path, 1, "file", f"cannot read: {exc.strerror or exc}"),))
+        source = read_bounded(path)
+    except UnreadableFile as exc:
+        return HiddenTestFile((), (ContentError(path, 1, "file", str(exc)),))
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:

@@ -31,29 +31,37 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Generic, NamedTuple, TypeVar
+from typing import TypeVar
 
 from tokdrill import locations
 from tokdrill.content.cache import ContentCache
 from tokdrill.content.hidden_tests import HiddenTestFile, find_hidden_test, read_hidden_test_file
-from tokdrill.content.model import Card, ContentError, Deck, Drill, Library, Origin
-from tokdrill.content.parsed import FileResult, ParsedDrill
+from tokdrill.content.model import Card, Concept, ContentError, Deck, Drill, Library, Origin
+from tokdrill.content.schema.results import FileResult, ParsedDrill
 
 YAML_SUFFIXES = (".yaml", ".yml")
 CONTENT_SUBFOLDERS = ("questions", "drills")
 HIDDEN_FOLDER = "hidden"
+MAX_ERRORS_PER_FILE = 200
+"""Errors listed per file; past that, one more line says how many were left unlisted."""
 
 PathLike = str | os.PathLike[str]
 SymbolCheck = Callable[[str], "str | None"]
 
 
-def yaml_files(folder: Path) -> list[Path]:
-    """The YAML files directly inside ``folder``, sorted by name."""
+def yaml_files(folder: Path, errors: list[ContentError] | None = None) -> list[Path]:
+    """The YAML files directly inside ``folder``, sorted by name. A folder that exists but cannot
+    be listed is reported into ``errors`` (when given); a missing one just has no files."""
     try:
         entries = list(os.scandir(folder))
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        if errors is not None:
+            errors.append(ContentError(folder, 1, "content", f"cannot list this folder: {exc.strerror or exc}"))
         return []
     found: list[Path] = []
     for entry in entries:
@@ -65,11 +73,12 @@ def yaml_files(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.name)
 
 
-def content_files(folder: Path) -> list[Path]:
-    """The content files of a user content folder: its top level, then ``questions/``, ``drills/``."""
-    files = yaml_files(folder)
+def content_files(folder: Path, errors: list[ContentError] | None = None) -> list[Path]:
+    """The content files of a user content folder: its top level, then ``questions/``, ``drills/``
+    (folders that cannot be listed are reported into ``errors``, when given)."""
+    files = yaml_files(folder, errors)
     for sub in CONTENT_SUBFOLDERS:
-        files += yaml_files(folder / sub)
+        files += yaml_files(folder / sub, errors)
     return files
 
 
@@ -102,12 +111,21 @@ def load_library(
     files = shipped_files() if include_shipped else []
     for entry in extra_dirs:
         path = Path(entry)
-        if path.is_dir():
-            files += [(p, path) for p in content_files(path)]
-        elif path.is_file():
+        try:
+            mode = os.stat(path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            errors.append(ContentError(path, 1, "content", "no such file or folder"))
+            continue
+        except (OSError, ValueError) as exc:
+            reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+            errors.append(ContentError(path, 1, "content", f"cannot read: {reason}"))
+            continue
+        if stat.S_ISDIR(mode):
+            files += [(p, path) for p in content_files(path, errors)]
+        elif stat.S_ISREG(mode):
             files.append((path, path.parent))
         else:
-            errors.append(ContentError(path, 1, "content", "no such file or folder"))
+            errors.append(ContentError(path, 1, "content", "not a content file or folder (a pipe, device or socket)"))
     return load_files(files, errors, cache_dir=cache_dir, use_cache=use_cache, check_symbols=check_symbols)
 
 
@@ -148,7 +166,7 @@ def load_files(
 
 def _parse(path: Path) -> FileResult:
     """Parse one file (imports PyYAML and the schemas only when a file is not cached)."""
-    from tokdrill.content.reading import read_content_file
+    from tokdrill.content.schema.file import read_content_file
 
     return read_content_file(path)
 
@@ -339,87 +357,108 @@ def _unknown(concept: str) -> str:
 
 
 T = TypeVar("T")
+Where = Callable[[T, "_File"], tuple[int, str, Origin]]
 
 
-class _Candidate(NamedTuple, Generic[T]):
-    item: T
-    file: _File
-    id_line: int
-    field: str
-    origin: Origin
-
-
-def _resolve(kind: str, candidates: Iterable[tuple[str, _Candidate[T]]]) -> dict[str, _Candidate[T]]:
-    """One definition per id, preferring the first from a file without errors (step 3); the
-    other definitions are reported on the later file of each pair."""
-    by_id: dict[str, list[_Candidate[T]]] = {}
-    for item_id, candidate in candidates:
-        by_id.setdefault(item_id, []).append(candidate)
-    chosen: dict[str, _Candidate[T]] = {}
-    for item_id, group in by_id.items():
-        if len(group) == 1:
-            chosen[item_id] = group[0]
-            continue
-        winner_at = next((i for i, c in enumerate(group) if c.file.clean), 0)
-        winner = group[winner_at]
-        chosen[item_id] = winner
-        for at, other in enumerate(group):
+def _resolve(
+    kind: str, entries: Iterable[tuple[str, T, _File]], where: Where[T]
+) -> tuple[dict[str, tuple[T, _File]], set[str]]:
+    """One definition per id (step 3): the first from a file without errors, else the first.
+    Each other definition is reported on the later file of the pair, at the line and field
+    ``where(item, file)`` gives (``(id line, field, origin)``, asked only for repeated ids).
+    Returns the chosen ``(item, file)`` by id, in order of first definition, and the repeated ids."""
+    chosen: dict[str, tuple[T, _File]] = {}
+    repeats: dict[str, list[tuple[T, _File]]] = {}
+    for item_id, item, file in entries:
+        first = chosen.get(item_id)
+        if first is None:
+            chosen[item_id] = (item, file)
+        else:
+            repeats.setdefault(item_id, [first]).append((item, file))
+    for item_id, group in repeats.items():
+        winner_at = next((i for i, (_, file) in enumerate(group) if file.clean), 0)
+        winner, winner_file = chosen[item_id] = group[winner_at]
+        winner_line, winner_field, winner_origin = where(winner, winner_file)
+        for at, (other, other_file) in enumerate(group):
+            other_line, other_field, other_origin = where(other, other_file)
             if at < winner_at:  # an earlier definition in a file with errors: the later one is used
                 message = (
-                    f"duplicate {kind} id {item_id!r} (also defined at {other.origin}, in a file with errors; "
+                    f"duplicate {kind} id {item_id!r} (also defined at {other_origin}, in a file with errors; "
                     "this definition is used)"
                 )
-                winner.file.errors.append(ContentError(winner.file.path, winner.id_line, winner.field, message))
+                winner_file.errors.append(ContentError(winner_file.path, winner_line, winner_field, message))
             elif at > winner_at:
-                message = f"duplicate {kind} id {item_id!r} (first defined at {winner.origin})"
-                other.file.errors.append(ContentError(other.file.path, other.id_line, other.field, message))
-    return chosen
+                message = f"duplicate {kind} id {item_id!r} (first defined at {winner_origin})"
+                other_file.errors.append(ContentError(other_file.path, other_line, other_field, message))
+    return chosen, set(repeats)
+
+
+def _concept_where(concept: Concept, file: _File) -> tuple[int, str, Origin]:
+    assert file.result.concepts is not None
+    index = file.result.concepts.concepts.index(concept)
+    return file.result.concepts.id_lines[index], f"concepts[{index}].id", concept.origin
+
+
+def _drill_where(drill: Drill, file: _File) -> tuple[int, str, Origin]:
+    assert file.result.drill is not None
+    return file.result.drill.id_line, "id", drill.origin
+
+
+def _deck_where(deck: Deck, file: _File) -> tuple[int, str, Origin]:
+    assert file.result.deck is not None
+    return file.result.deck.id_line, "deck", deck.origin
+
+
+def _card_where(card: Card, file: _File) -> tuple[int, str, Origin]:
+    assert file.result.deck is not None
+    parsed = file.result.deck
+    index, line = next(ids for other, ids in zip(parsed.deck.cards, parsed.card_ids) if other is card)
+    return line, f"cards[{index}].id", card.origin
+
+
+def _capped(errors: list[ContentError]) -> list[ContentError]:
+    """At most :data:`MAX_ERRORS_PER_FILE` of one file's errors, then one saying how many more."""
+    if len(errors) <= MAX_ERRORS_PER_FILE:
+        return errors
+    rest = errors[MAX_ERRORS_PER_FILE:]
+    more = ContentError(rest[0].path, rest[0].line, "file", f"{len(rest)} more problem(s) in this file not shown")
+    return [*errors[:MAX_ERRORS_PER_FILE], more]
 
 
 def _assemble(loaded: list[_File], errors: list[ContentError]) -> Library:
     """Step 3: resolve ids across files, then the library with every error in file order."""
-    concept_candidates = (
-        (concept.id, _Candidate(concept, file, line, f"concepts[{index}].id", concept.origin))
-        for file in loaded
-        if file.result.concepts is not None
-        for index, (concept, line) in enumerate(zip(file.result.concepts.concepts, file.result.concepts.id_lines))
+    concepts, _ = _resolve(
+        "concept",
+        ((c.id, c, file) for file in loaded if file.result.concepts is not None for c in file.result.concepts.concepts),
+        _concept_where,
     )
-    concepts = {key: c.item for key, c in _resolve("concept", concept_candidates).items()}
-    drill_candidates = (
-        (file.drill.id, _Candidate(file.drill, file, file.result.drill.id_line, "id", file.drill.origin))
-        for file in loaded
-        if file.drill is not None and file.result.drill is not None
+    drills, _ = _resolve(
+        "drill", ((file.drill.id, file.drill, file) for file in loaded if file.drill is not None), _drill_where
     )
-    drills = {key: c.item for key, c in _resolve("drill", drill_candidates).items()}
-    deck_candidates = (
-        (parsed.deck.id, _Candidate(parsed.deck, file, parsed.id_line, "deck", parsed.deck.origin))
-        for file in loaded
-        if (parsed := file.result.deck) is not None and file.cards
+    decks, _ = _resolve(
+        "deck",
+        ((file.result.deck.deck.id, file.result.deck.deck, file) for file in loaded if file.result.deck and file.cards),
+        _deck_where,
     )
-    decks = _resolve("deck", deck_candidates)
-    positions = {
-        id(card): index
-        for file in loaded
-        if file.result.deck is not None
-        for card, index in zip(file.result.deck.deck.cards, file.result.deck.card_ids)
-    }
-    card_candidates = (
-        (card.id, _Candidate(card, c.file, positions[id(card)][1], f"cards[{positions[id(card)][0]}].id", card.origin))
-        for c in decks.values()
-        for card in c.file.cards
+    cards, repeated = _resolve(
+        "card", ((card.id, card, file) for _, file in decks.values() for card in file.cards), _card_where
     )
-    cards = _resolve("card", card_candidates)
     final_decks: dict[str, Deck] = {}
-    for deck_id, chosen in decks.items():
-        deck = chosen.item
-        deck_cards = tuple(card for card in chosen.file.cards if cards[card.id].item is card)
-        if not deck_cards:
+    for deck_id, (deck, file) in decks.items():
+        kept = tuple(c for c in file.cards if cards[c.id][0] is c) if repeated else tuple(file.cards)
+        if not kept:
             continue
-        if len(deck_cards) != len(deck.cards):
-            deck = Deck(deck.id, deck.title, deck.description, deck_cards, deck.origin)
+        if len(kept) != len(deck.cards):
+            deck = Deck(deck.id, deck.title, deck.description, kept, deck.origin)
         final_decks[deck_id] = deck
     for file in loaded:
         file.errors.sort(key=lambda e: e.line)
-        errors += file.errors
-        errors += file.test_errors
-    return Library(drills, final_decks, tuple(errors), tuple(file.path for file in loaded), concepts)
+        errors += _capped(file.errors)
+        errors += _capped(file.test_errors)
+    return Library(
+        {key: drill for key, (drill, _) in drills.items()},
+        final_decks,
+        tuple(errors),
+        tuple(file.path for file in loaded),
+        {key: concept for key, (concept, _) in concepts.items()},
+    )

@@ -6,6 +6,7 @@ Every object is a frozen dataclass built by :mod:`tokdrill.content.loader`; ids 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,26 @@ from typing import Literal
 
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
+"""Every difficulty, easiest first (the order new drills are introduced in)."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on or fail to print (control
+    characters, unpaired surrogates) written as a visible escape such as ``\\x1b``."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text
+    )
+
+
+def display_path(path: Path | str) -> str:
+    """``path`` relative to the working directory when it lies inside it, else as given."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):
+        return os.fspath(path)
 
 
 @dataclass(frozen=True)
@@ -29,7 +50,11 @@ class ContentError:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.field}: {self.message}"
+        return printable(f"{self.path}:{self.line}: {self.field}: {self.message}")
+
+    def display(self) -> str:
+        """``str()`` with the file named relative to the working directory where it lies inside."""
+        return printable(f"{display_path(self.path)}:{self.line}: {self.field}: {self.message}")
 
     def to_json(self) -> dict[str, object]:
         return {"path": str(self.path), "line": self.line, "field": self.field, "message": self.message}
@@ -142,6 +167,12 @@ class Drill:
             "concepts": list(self.concepts),
             "origin": str(self.origin),
         }
+
+
+def introduction_order(drill: Drill) -> tuple[int, int, str]:
+    """Sort key putting drills in the order a newcomer meets them: easier difficulty first, then
+    the shorter target time, then id."""
+    return (DIFFICULTIES.index(drill.difficulty), drill.target_seconds, drill.id)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tokdrill.content.model import introduction_order
+
 
 @dataclass(frozen=True)
 class Catalog:
@@ -37,16 +39,9 @@ def catalog_from_library(library: Any) -> Catalog:
     Drills come easiest first (difficulty, then target time, then id), which is the order new
     drills are introduced in.
     """
-    ordered = sorted(library.drills.values(), key=_introduction_order)
+    ordered = sorted(library.drills.values(), key=introduction_order)
     drills = {d.id: int(d.target_seconds) for d in ordered}
     decks = {deck.id: tuple(card.id for card in deck.cards) for deck in library.decks.values()}
     titles = {d.id: d.title for d in library.drills.values()}
     titles.update({deck.id: deck.title for deck in library.decks.values()})
     return Catalog(drills, decks, titles)
-
-
-_DIFFICULTY_RANK = {"easy": 0, "medium": 1, "hard": 2}
-
-
-def _introduction_order(drill: Any) -> tuple[int, int, str]:
-    return (_DIFFICULTY_RANK.get(getattr(drill, "difficulty", ""), 1), int(drill.target_seconds), drill.id)
