@@ -25,4 +25,5 @@ def cl100k_pretokenize(text: str) -> list[str]:
             r"\s",  # one whitespace character, such as the space before a number
         ]
     )
-    return regex.findall(pattern, text)
+    pieces: list[str] = regex.findall(pattern, text)
+    return pieces

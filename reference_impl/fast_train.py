@@ -27,8 +27,12 @@ def learn_merges_fast(word_freqs: dict[tuple[str, ...], int], num_merges: int) -
         for pair in zip(word, word[1:]):
             counts[pair] += freqs[index]
             where[pair].add(index)
+
     # heapq pops the smallest entry: order by count, largest first, then by pair, largest first.
-    larger_first = functools.cmp_to_key(lambda p, q: (p < q) - (p > q))
+    def reverse_order(p: Pair, q: Pair) -> int:
+        return (p < q) - (p > q)
+
+    larger_first = functools.cmp_to_key(reverse_order)
     heap = [(-count, larger_first(pair), pair) for pair, count in counts.items()]
     heapq.heapify(heap)
     merges: list[Pair] = []

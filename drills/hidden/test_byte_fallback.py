@@ -50,12 +50,16 @@ def shown(ids: list[int]) -> list[str]:
 
 def check_encode(impl, pieces: list[str], expected: list[int], rule: str) -> None:
     got = encode(impl, pieces)
-    assert got == expected, f"{rule}\nbyte_fallback_encode({pieces})\nexpected {expected} {shown(expected)}\ngot      {got}"
+    assert got == expected, (
+        f"{rule}\nbyte_fallback_encode({pieces})\nexpected {expected} {shown(expected)}\ngot      {got}"
+    )
 
 
 def check_decode(impl, ids: list[int], expected: str, rule: str) -> None:
     got = decode(impl, ids)
-    assert got == expected, f"{rule}\nbyte_fallback_decode({ids}) (pieces {shown(ids)})\nexpected {expected!r}\ngot      {got!r}"
+    assert got == expected, (
+        f"{rule}\nbyte_fallback_decode({ids}) (pieces {shown(ids)})\nexpected {expected!r}\ngot      {got!r}"
+    )
 
 
 # ---------------------------------------------------------------- encode
@@ -70,7 +74,9 @@ def test_known_pieces_map_to_their_ids(impl):
 @concept("byte-fallback-pieces")
 def test_unknown_piece_becomes_its_utf8_bytes(impl):
     expected = [nid(f"{META}the"), byte_id(0xE2), byte_id(0x98), byte_id(0x83), nid("s")]
-    check_encode(impl, [f"{META}the", "☃", "s"], expected, "'☃' (U+2603) is E2 98 83 in UTF-8: three byte pieces, in order")
+    check_encode(
+        impl, [f"{META}the", "☃", "s"], expected, "'☃' (U+2603) is E2 98 83 in UTF-8: three byte pieces, in order"
+    )
 
 
 @concept("byte-fallback-pieces")
@@ -102,7 +108,12 @@ def test_encode_does_not_modify_its_arguments(impl):
 
 @concept("meta-space")
 def test_meta_symbol_becomes_a_space_and_the_leading_one_is_dropped(impl):
-    check_decode(impl, [nid(f"{META}the"), nid(f"{META}cat"), nid("s")], "the cats", "'▁' is a space; the first piece's leading one goes")
+    check_decode(
+        impl,
+        [nid(f"{META}the"), nid(f"{META}cat"), nid("s")],
+        "the cats",
+        "'▁' is a space; the first piece's leading one goes",
+    )
 
 
 @concept("meta-space")
@@ -125,15 +136,30 @@ def test_a_byte_run_is_decoded_as_one_utf8_string(impl):
 
 @concept("byte-fallback-decode")
 def test_each_invalid_byte_becomes_one_replacement_character(impl):
-    check_decode(impl, [byte_id(0xE6), byte_id(0x97), nid(f"{META}cat")], "\ufffd\ufffd cat", "E6 97 is cut off: one U+FFFD per byte (SentencePiece), not one for the sequence")
-    check_decode(impl, [byte_id(0xF0), byte_id(0x9F), byte_id(0x98), byte_id(0x41)], "\ufffd\ufffd\ufffdA", "three bytes of a four-byte character, then 'A'")
+    check_decode(
+        impl,
+        [byte_id(0xE6), byte_id(0x97), nid(f"{META}cat")],
+        "\ufffd\ufffd cat",
+        "E6 97 is cut off: one U+FFFD per byte (SentencePiece), not one for the sequence",
+    )
+    check_decode(
+        impl,
+        [byte_id(0xF0), byte_id(0x9F), byte_id(0x98), byte_id(0x41)],
+        "\ufffd\ufffd\ufffdA",
+        "three bytes of a four-byte character, then 'A'",
+    )
     check_decode(impl, [byte_id(0xFF)], "\ufffd", "0xFF is never UTF-8")
 
 
 @concept("byte-fallback-decode")
 def test_byte_pieces_are_taken_literally(impl):
     check_decode(impl, [byte_id(0x20), nid(f"{META}the")], "  the", "<0x20> is a space that is never dropped")
-    check_decode(impl, [byte_id(0xE2), byte_id(0x96), byte_id(0x81), nid("a")], "▁a", "bytes E2 96 81 spell '▁' itself, which stays '▁'")
+    check_decode(
+        impl,
+        [byte_id(0xE2), byte_id(0x96), byte_id(0x81), nid("a")],
+        "▁a",
+        "bytes E2 96 81 spell '▁' itself, which stays '▁'",
+    )
 
 
 @concept("byte-fallback-decode")
@@ -147,7 +173,9 @@ def test_decode_does_not_modify_its_arguments(impl):
     ids, pieces = [nid("a"), byte_id(0xC3), byte_id(0xA9)], list(PIECES)
     got = impl.byte_fallback_decode(ids, pieces)
     assert got == "aé", f"expected 'aé', got {got!r}"
-    assert ids == [nid("a"), byte_id(0xC3), byte_id(0xA9)] and pieces == PIECES, "byte_fallback_decode must not modify ids or pieces"
+    assert ids == [nid("a"), byte_id(0xC3), byte_id(0xA9)] and pieces == PIECES, (
+        "byte_fallback_decode must not modify ids or pieces"
+    )
 
 
 # ---------------------------------------------------------------- random round trips and sequences
@@ -162,7 +190,12 @@ def random_cases(ref) -> dict:
     for _ in range(300):
         pieces = [rng.choice(NORMAL) if rng.random() < 0.6 else rng.choice(CHARS) for _ in range(rng.randint(0, 8))]
         encodes.append((pieces, ref.byte_fallback_encode(pieces, VOCAB)))
-        ids = [rng.randrange(3, len(PIECES)) if rng.random() < 0.3 else rng.choice([byte_id(b) for b in "日😀é".encode()] + [byte_id(0x80), byte_id(0x41)]) for _ in range(rng.randint(0, 10))]
+        ids = [
+            rng.randrange(3, len(PIECES))
+            if rng.random() < 0.3
+            else rng.choice([byte_id(b) for b in "日😀é".encode()] + [byte_id(0x80), byte_id(0x41)])
+            for _ in range(rng.randint(0, 10))
+        ]
         decodes.append((ids, ref.byte_fallback_decode(ids, PIECES)))
     return {"seed": seed, "encodes": encodes, "decodes": decodes}
 
@@ -175,7 +208,9 @@ def test_random_pieces_encode_like_the_reference(impl, reference_cases):
     data = reference_cases(random_cases)
     for number, (pieces, expected) in enumerate(data["encodes"]):
         got = encode(impl, pieces)
-        assert got == expected, f"random case {number} (seed {data['seed']}): byte_fallback_encode({pieces})\nexpected {expected}\ngot      {got}"
+        assert got == expected, (
+            f"random case {number} (seed {data['seed']}): byte_fallback_encode({pieces})\nexpected {expected}\ngot      {got}"
+        )
 
 
 @concept("byte-fallback-decode", "meta-space")

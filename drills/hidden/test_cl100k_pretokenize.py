@@ -38,7 +38,12 @@ def test_words_keep_their_leading_space(impl):
 
 @concept("pretokenizer-word-prefix")
 def test_a_word_takes_one_leading_symbol_not_only_a_space(impl):
-    check(impl, "$hello (world", ["$hello", " (", "world"], "[^\\r\\n\\p{L}\\p{N}]?\\p{L}+: any one non-letter, non-digit, non-newline character may lead a word")
+    check(
+        impl,
+        "$hello (world",
+        ["$hello", " (", "world"],
+        "[^\\r\\n\\p{L}\\p{N}]?\\p{L}+: any one non-letter, non-digit, non-newline character may lead a word",
+    )
     check(impl, "x\t\ty", ["x", "\t", "\ty"], "a tab may lead a word too")
 
 
@@ -54,6 +59,12 @@ def test_contractions_split_off_in_any_case(impl):
         "I'LL we've they're DON'T",
         ["I", "'LL", " we", "'ve", " they", "'re", " DON", "'T"],
         "contractions match case-insensitively: (?i:[sdmt]|ll|ve|re)",
+    )
+    check(
+        impl,
+        "'Tis HE'SAID",
+        ["'T", "is", " HE", "'S", "AID"],
+        "an uppercase contraction is cut off even when letters follow",
     )
 
 
@@ -95,30 +106,74 @@ def test_whitespace_at_the_end_of_the_text_is_one_piece(impl):
 
 @concept("pretokenizer-punctuation")
 def test_punctuation_takes_one_space_before_and_line_breaks_after(impl):
-    check(impl, "end.\n\nNext", ["end", ".\n\n", "Next"], " ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*: line breaks stick to punctuation")
+    check(
+        impl,
+        "end.\n\nNext",
+        ["end", ".\n\n", "Next"],
+        " ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*: line breaks stick to punctuation",
+    )
     check(impl, "he said: 'hi'", ["he", " said", ":", " '", "hi", "'"], "punctuation keeps one leading space")
 
 
 @concept("unicode-categories")
 def test_letters_and_numbers_are_unicode_categories(impl):
-    check(impl, "一二三四 ²³ ٣٤٥٦", ["一二三四", " ", "²³", " ", "٣٤٥", "٦"], "CJK numerals are letters (Lo), not numbers; ² and Arabic-Indic digits are \\p{N}")
+    check(
+        impl,
+        "一二三四 ²³ ٣٤٥٦",
+        ["一二三四", " ", "²³", " ", "٣٤٥", "٦"],
+        "CJK numerals are letters (Lo), not numbers; ² and Arabic-Indic digits are \\p{N}",
+    )
     check(impl, "hello\u0301 wörld", ["hello", "\u0301", " wörld"], "a combining mark (\\p{M}) is not a letter")
     check(impl, "Ünïcödé ÀB", ["Ünïcödé", " ÀB"], "accented capitals are letters")
 
 
 @concept("unicode-categories")
 def test_whitespace_is_the_unicode_white_space_property(impl):
-    check(impl, "a\x1cb a\xa0\xa0b", ["a", "\x1cb", " a", "\xa0", "\xa0b"], "U+001C is not whitespace (str.isspace says it is); NO-BREAK SPACE is")
+    check(
+        impl,
+        "a\x1c\x1cb a\xa0\xa0b",
+        ["a", "\x1c\x1c", "b", " a", "\xa0", "\xa0b"],
+        "U+001C is not whitespace (str.isspace says it is); NO-BREAK SPACE is",
+    )
     check(impl, "a\u3000\u3000b", ["a", "\u3000", "\u3000b"], "IDEOGRAPHIC SPACE is whitespace")
 
 
 # ---------------------------------------------------------------- random texts against tiktoken's pieces
 
-ASCII_PARTS = ["a", "A", "s", "S", "t", "T", "d", "m", "l", "L", "v", "e", "E", "r", "R", "x", "'", "'", " ", " ", " ", "  "]
-ASCII_PARTS += list("0123456789.,!?-_/\\\"#$(){}:;") + ["\t", "\n", "\r", "\r\n", "\x0b", "\x0c"]
-UNICODE_PARTS = list("éßΩЖж日本語一二\u0301²Ⅻ٣😀🚀\u200d\u200bſ’") + ["\x1c", "\x1f", "\x85", "\xa0", "\u2028", "\u3000", "\u2009"]
+ASCII_PARTS = [
+    *"aAsStTdmlLveErRx''",
+    " ",
+    " ",
+    " ",
+    "  ",
+    *'0123456789.,!?-_/\\"#$(){}:;',
+    "\t",
+    "\n",
+    "\r",
+    "\r\n",
+    "\x0b",
+    "\x0c",
+]
+UNICODE_PARTS = [
+    *"éßΩЖж日本語一二\u0301²Ⅻ٣😀🚀\u200d\u200bſ’",
+    "\x1c",
+    "\x1f",
+    "\x85",
+    "\xa0",
+    "\u2028",
+    "\u3000",
+    "\u2009",
+]
 # Blocks whose every character was assigned long ago: every Unicode version in use agrees on them.
-OLD_BLOCKS = [(0xA0, 0xFF), (0x100, 0x17F), (0x391, 0x3C9), (0x400, 0x45F), (0x621, 0x64A), (0x660, 0x669), (0x905, 0x939), (0x4E00, 0x4E80), (0xAC00, 0xAC80), (0x2000, 0x200A), (0x2010, 0x2027), (0x1F600, 0x1F64F)]
+OLD_BLOCKS = [(0xA0, 0xFF), (0x100, 0x17F), (0x391, 0x3C9), (0x400, 0x45F), (0x621, 0x64A), (0x660, 0x669)]
+OLD_BLOCKS += [
+    (0x905, 0x939),
+    (0x4E00, 0x4E80),
+    (0xAC00, 0xAC80),
+    (0x2000, 0x200A),
+    (0x2010, 0x2027),
+    (0x1F600, 0x1F64F),
+]
 
 
 def random_texts(ref) -> dict:
@@ -130,7 +185,9 @@ def random_texts(ref) -> dict:
     cases = []
     for number in range(1500):
         if number % 3 == 2:
-            parts = [rng.choice(old) if rng.random() < 0.5 else rng.choice(ASCII_PARTS) for _ in range(rng.randint(1, 25))]
+            parts = [
+                rng.choice(old) if rng.random() < 0.5 else rng.choice(ASCII_PARTS) for _ in range(rng.randint(1, 25))
+            ]
         else:
             pool = ASCII_PARTS if number % 3 == 0 else ASCII_PARTS + UNICODE_PARTS
             parts = [rng.choice(pool) for _ in range(rng.randint(0, 30))]
@@ -142,7 +199,14 @@ def random_texts(ref) -> dict:
 REFERENCE_CASES = (random_texts,)
 
 
-@concept("pretokenizer-word-prefix", "pretokenizer-contractions", "pretokenizer-digit-groups", "pretokenizer-whitespace", "pretokenizer-punctuation", "unicode-categories")
+@concept(
+    "pretokenizer-word-prefix",
+    "pretokenizer-contractions",
+    "pretokenizer-digit-groups",
+    "pretokenizer-whitespace",
+    "pretokenizer-punctuation",
+    "unicode-categories",
+)
 def test_random_texts_match_tiktoken(impl, reference_cases):
     data = reference_cases(random_texts)
     for number, (text, expected) in enumerate(data["cases"]):
@@ -160,9 +224,9 @@ def test_pieces_of_real_prose_and_code(impl):
         "def add(a, b):\n    return a + b  # 100% sure\r\n\tprint('ok')   \n"
     )
     expected = [
-        "The", " café", "'s", " owner", " said", ':', ' "', "We", "'ve", " sold", " ", "1", ",", "234",
-        " croissants", " since", " ", "201", "9", '!"\n\n', "def", " add", "(a", ",", " b", "):\n", "   ",
-        " return", " a", " +", " b", " ", " #", " ", "100", "%", " sure", "\r\n", "\tprint", "('", "ok", "')",
+        *["The", " café", "'s", " owner", " said", ":", ' "', "We", "'ve", " sold", " ", "1", ",", "234"],
+        *[" croissants", " since", " ", "201", "9", '!"\n\n', "def", " add", "(a", ",", " b", "):\n", "   "],
+        *[" return", " a", " +", " b", " ", " #", " ", "100", "%", " sure", "\r\n", "\tprint", "('", "ok", "')"],
         "   \n",
     ]
     check(impl, text, expected, "prose and code")

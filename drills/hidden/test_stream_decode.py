@@ -89,7 +89,15 @@ def test_complete_or_hopeless_endings_hold_nothing(impl):
 
 @concept("utf8-incomplete-tail")
 def test_second_byte_ranges_after_e0_f0_f4(impl):
-    cases = {b"\xe0\xa0": 2, b"\xe0\x9f": 0, b"\xf0\x90": 2, b"\xf0\x8f": 0, b"\xf4\x8f": 2, b"\xf4\x90": 0, b"\xf0\x90\x80": 3}
+    cases = {
+        b"\xe0\xa0": 2,
+        b"\xe0\x9f": 0,
+        b"\xf0\x90": 2,
+        b"\xf0\x8f": 0,
+        b"\xf4\x8f": 2,
+        b"\xf4\x90": 0,
+        b"\xf0\x90\x80": 3,
+    }
     for data, expected in cases.items():
         got = tail(impl, data)
         assert got == expected, f"incomplete_utf8_tail({data!r}): expected {expected}, got {got}"
@@ -116,20 +124,54 @@ def test_every_short_ending_agrees_with_pythons_incremental_decoder(impl):
 
 @concept("utf8-incomplete-tail")
 def test_complete_characters_show_at_once(impl):
-    check(impl, [b"Hello", b" w\xc3\xa9", b"rld"], (), ["Hello", " wé", "rld"], "", False, "each push shows its complete characters")
+    check(
+        impl,
+        [b"Hello", b" w\xc3\xa9", b"rld"],
+        (),
+        ["Hello", " wé", "rld"],
+        "",
+        False,
+        "each push shows its complete characters",
+    )
 
 
 @concept("utf8-incomplete-tail")
 def test_a_split_character_waits_for_its_last_byte(impl):
-    check(impl, [b"\xe6", b"\x97", b"\xa5!"], (), ["", "", "日!"], "", False, "日 is E6 97 A5: show it when the last byte arrives, not as U+FFFD")
+    check(
+        impl,
+        [b"\xe6", b"\x97", b"\xa5!"],
+        (),
+        ["", "", "日!"],
+        "",
+        False,
+        "日 is E6 97 A5: show it when the last byte arrives, not as U+FFFD",
+    )
     check(impl, [b"a\xf0\x9f", b"\x98\x80b"], (), ["a", "😀b"], "", False, "a four-byte character split in two")
 
 
 @concept("utf8-invalid-bytes")
 def test_invalid_bytes_show_at_once_as_replacement_characters(impl):
-    check(impl, [b"a\xff", b"b"], (), ["a\ufffd", "b"], "", False, "0xFF can never be part of a character: show U+FFFD at once")
-    check(impl, [b"\xe0\x80", b"x"], (), ["\ufffd\ufffd", "x"], "", False, "E0 80 is an overlong form: two U+FFFD at once")
-    check(impl, [b"\xe6\x97x"], (), ["\ufffdx"], "", False, "a cut-off character before ASCII is one U+FFFD, as bytes.decode(errors='replace') gives")
+    check(
+        impl,
+        [b"a\xff", b"b"],
+        (),
+        ["a\ufffd", "b"],
+        "",
+        False,
+        "0xFF can never be part of a character: show U+FFFD at once",
+    )
+    check(
+        impl, [b"\xe0\x80", b"x"], (), ["\ufffd\ufffd", "x"], "", False, "E0 80 is an overlong form: two U+FFFD at once"
+    )
+    check(
+        impl,
+        [b"\xe6\x97x"],
+        (),
+        ["\ufffdx"],
+        "",
+        False,
+        "a cut-off character before ASCII is one U+FFFD, as bytes.decode(errors='replace') gives",
+    )
 
 
 @concept("stream-finish")
@@ -143,7 +185,15 @@ def test_finish_turns_an_unfinished_character_into_one_replacement(impl):
 
 @concept("stop-strings")
 def test_stop_string_inside_one_token(impl):
-    check(impl, [b"abcENDxyz", b"more"], ["END"], ["abc", ""], "", True, "show the text before the stop string, then nothing")
+    check(
+        impl,
+        [b"abcENDxyz", b"more"],
+        ["END"],
+        ["abc", ""],
+        "",
+        True,
+        "show the text before the stop string, then nothing",
+    )
 
 
 @concept("stop-strings")
@@ -158,13 +208,29 @@ def test_possible_start_of_a_stop_string_is_held_then_released(impl):
 
 @concept("stream-finish")
 def test_finish_releases_held_text(impl):
-    check(impl, [b"answer: 42</"], ["</s>"], ["answer: 42"], "</", False, "'</' may begin '</s>'; the stream ended, so show it")
+    check(
+        impl,
+        [b"answer: 42</"],
+        ["</s>"],
+        ["answer: 42"],
+        "</",
+        False,
+        "'</' may begin '</s>'; the stream ended, so show it",
+    )
 
 
 @concept("stop-strings")
 def test_the_stop_string_that_ends_first_wins(impl):
     check(impl, [b"ab", b"xyz"], ["xyz", "y"], ["ab", "x"], "", True, "'y' ends before 'xyz' does: stop after 'x'")
-    check(impl, [b"abc"], ["bc", "abc"], [""], "", True, "'bc' and 'abc' end together: the longer one, starting first, wins")
+    check(
+        impl,
+        [b"abc"],
+        ["bc", "abc"],
+        [""],
+        "",
+        True,
+        "'bc' and 'abc' end together: the longer one, starting first, wins",
+    )
 
 
 @concept("stop-strings")
@@ -186,7 +252,9 @@ def test_arguments_are_not_modified(impl):
     before = (dict(token_bytes), list(stop))
     got = run(impl, token_bytes, [0, 1, 2, 3], stop)
     assert got == (["x", "", "", ""], "", True), f"expected pushes ['x', '', '', ''] and a stop, got {got}"
-    assert (token_bytes, stop) == before, f"token_bytes and stop must not change: before {before}, after {(token_bytes, stop)}"
+    assert (token_bytes, stop) == before, (
+        f"token_bytes and stop must not change: before {before}, after {(token_bytes, stop)}"
+    )
 
 
 # ---------------------------------------------------------------- random and real streams, against the reference
@@ -202,8 +270,16 @@ def random_streams(ref) -> dict:
     for _ in range(400):
         data = bytearray()
         for _ in range(rng.randint(0, 12)):
-            data += rng.choice(CHARS).encode() if rng.random() < 0.9 else bytes([rng.choice([0x80, 0xBF, 0xC0, 0xF8, 0xFF])])
-        cuts = sorted(rng.sample(range(1, len(data)), min(max(len(data) - 1, 0), rng.randint(0, 8)))) if len(data) > 1 else []
+            data += (
+                rng.choice(CHARS).encode()
+                if rng.random() < 0.9
+                else bytes([rng.choice([0x80, 0xBF, 0xC0, 0xF8, 0xFF])])
+            )
+        cuts = (
+            sorted(rng.sample(range(1, len(data)), min(max(len(data) - 1, 0), rng.randint(0, 8))))
+            if len(data) > 1
+            else []
+        )
         tokens = [bytes(data[a:b]) for a, b in zip([0, *cuts], [*cuts, len(data)])]
         stop = ["".join(rng.choice(CHARS) for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(0, 3))]
         decoder = ref.StreamDecoder(dict(enumerate(tokens)), stop)

@@ -119,6 +119,15 @@ def test_allowed_collects_tokens_below_other_tokens(impl):
 
 
 @concept("trie-prefix-query")
+def test_allowed_ids_come_in_ascending_order(impl):
+    healer = impl.TokenHealer({b"a": 5, b"ab": 3, b"abc": 1, b"b": 4, b"c": 2})
+    got = allowed(healer, b"a")
+    assert got == [1, 3, 5], f"ids of 'a', 'ab', 'abc' in ascending order: expected [1, 3, 5], got {got}"
+    got = allowed(healer, b"abcx")
+    assert got == [1, 3, 5], f"'a', 'ab', 'abc' are prefixes of 'abcx': expected [1, 3, 5], got {got}"
+
+
+@concept("trie-prefix-query")
 def test_allowed_with_no_match_is_empty(impl):
     check_allowed(impl, b"zz", [], "no token starts with or is a prefix of 'zz'")
 
@@ -177,9 +186,10 @@ def test_arguments_are_not_modified(impl):
 
 
 def cl100k_ranks() -> dict[bytes, int]:
+    """A fresh copy of the cl100k_base table (the loaded one is cached: a submission must not alter it)."""
     from reference_impl.tiktoken_ranks import load_ranks
 
-    return load_ranks("cl100k_base")
+    return dict(load_ranks("cl100k_base"))
 
 
 PROMPTS = ["The link is http:", 'print("hello', "x = [1, 2", "The answer is ", "SELECT * FROM users WHERE id ="]
@@ -200,7 +210,9 @@ def real_cases(ref) -> dict:
         prompts.append((prompt, ids, last, candidates, longest))
     rng = random.Random(99)
     tokens = sorted(t for t in cl100k_ranks() if len(t) >= 3)
-    queries = [rng.choice(tokens) + bytes(rng.choice(b"abcxyz.:") for _ in range(rng.randint(0, 2))) for _ in range(300)]
+    queries = [
+        rng.choice(tokens) + bytes(rng.choice(b"abcxyz.:") for _ in range(rng.randint(0, 2))) for _ in range(300)
+    ]
     return {"prompts": prompts, "queries": queries, "answers": [healer.allowed(q) for q in queries]}
 
 
@@ -236,7 +248,9 @@ def test_allowed_answers_from_the_trie_not_a_scan(impl, ref, cl100k_healer, refe
     reference_healer = ref.TokenHealer(cl100k_ranks())
     reference = min(cpu_seconds(lambda: [reference_healer.allowed(q) for q in queries]) for _ in range(3))
     budget = RATIO * reference
-    chunks = [lambda part=queries[i : i + 20]: [cl100k_healer.allowed(q) for q in part] for i in range(0, len(queries), 20)]
+    chunks = [
+        lambda part=queries[i : i + 20]: [cl100k_healer.allowed(q) for q in part] for i in range(0, len(queries), 20)
+    ]
     spent, done = cpu_seconds_within(budget, chunks)
     assert spent <= budget, (
         f"{min(20 * done, len(queries))} of {len(queries)} allowed() queries over cl100k_base took {spent:.3f} s of CPU, more than "
