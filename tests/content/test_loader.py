@@ -106,3 +106,45 @@ def test_garbage_collection_is_restored_after_loading() -> None:
     assert gc.isenabled()
     load_only(FIXTURES / "mixed")
     assert gc.isenabled()
+
+
+def broken_card_deck(deck_id: str) -> str:
+    """A deck with one valid card and one whose answer is missing (the file has an error)."""
+    return deck_yaml(deck_id, "kept-card") + "  - id: broken-card\n    question: Q?\n    key_points: [one, two]\n"
+
+
+@pytest.mark.parametrize("broken_first", [True, False], ids=["broken-file-first", "valid-file-first"])
+def test_a_duplicate_deck_id_never_lets_a_broken_file_hide_a_valid_one(content_dir: Path, broken_first: bool) -> None:
+    broken, valid = ("a.yaml", "b.yaml") if broken_first else ("b.yaml", "a.yaml")
+    (content_dir / broken).write_text(broken_card_deck("shared"), encoding="utf-8")
+    (content_dir / valid).write_text(deck_yaml("shared", "valid-one", "valid-two"), encoding="utf-8")
+    library = load_only(content_dir)
+    assert [c.id for c in library.deck("shared").cards] == ["valid-one", "valid-two"]
+    assert library.deck("shared").origin.path.name == valid
+    shown = [(e.path.name, e.field) for e in library.errors]
+    assert (broken, "cards[1].answer") in shown
+    [duplicate] = [e for e in library.errors if e.field == "deck"]
+    assert duplicate.path.name == "b.yaml"  # reported on the later file either way
+    assert f"{content_dir / 'a.yaml'}:1" in duplicate.message
+    if broken_first:
+        assert "in a file with errors; this definition is used" in duplicate.message
+
+
+def test_a_duplicate_drill_id_prefers_the_file_without_errors(content_dir: Path) -> None:
+    (content_dir / "a.yaml").write_text(drill_yaml("same") + "unknown_key: 1\n", encoding="utf-8")
+    (content_dir / "b.yaml").write_text(drill_yaml("same").replace("Drill same", "Valid same"), encoding="utf-8")
+    library = load_only(content_dir)
+    # a.yaml's drill is broken (dropped) so there is no duplicate at all: b.yaml's drill loads.
+    assert library.drill("same").title == "Valid same"
+    assert [(e.path.name, e.field) for e in library.errors] == [("a.yaml", "unknown_key")]
+
+
+def test_a_duplicate_card_id_prefers_the_card_in_the_file_without_errors(content_dir: Path) -> None:
+    (content_dir / "a.yaml").write_text(broken_card_deck("first-deck"), encoding="utf-8")
+    (content_dir / "b.yaml").write_text(deck_yaml("second-deck", "kept-card", "other-card"), encoding="utf-8")
+    library = load_only(content_dir)
+    assert library.card("kept-card").deck == "second-deck"
+    assert "first-deck" not in library.decks  # its only valid card is defined, valid, elsewhere
+    shown = [(e.path.name, e.line, e.field) for e in library.errors]
+    assert shown == [("a.yaml", 9, "cards[1].answer"), ("b.yaml", 5, "cards[0].id")]
+    assert "in a file with errors; this definition is used" in library.errors[1].message

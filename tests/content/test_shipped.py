@@ -30,3 +30,11 @@ def test_every_shipped_drill_has_retype_text_that_parses() -> None:
         text = reference_source(drill.symbols)
         ast.parse(text)  # a SyntaxError here names the drill in the traceback
         assert text.strip(), drill.id
+
+
+def test_every_concept_a_shipped_hidden_test_checks_is_taught_by_a_shipped_card() -> None:
+    library = load_library([])
+    checked = {concept for drill in library.drills.values() for concept in drill.concepts}
+    untaught = sorted(checked - {concept for card in library.all_cards() for concept in card.concepts})
+    assert untaught == [], f"concepts checked by hidden tests but taught by no card: {untaught}"
+    assert checked <= set(library.concepts)

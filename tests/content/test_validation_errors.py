@@ -26,14 +26,15 @@ SINGLE_ERROR_FIXTURES = {
     "yaml_syntax.yaml": (4, "yaml", "started on line 3"),
     "empty.yaml": (1, "file", "empty"),
     "top_level_list.yaml": (1, "file", "got a list"),
-    "neither.yaml": (1, "file", "neither a deck"),
+    "neither.yaml": (1, "file", "not a deck"),
     "deck_unknown_card_key.yaml": (14, "cards[0].hint", "unknown key"),
     "deck_missing_card_answer.yaml": (4, "cards[0].answer", "missing required key"),
     "deck_bool_answer.yaml": (6, "cards[0].answer", "put it in quotes"),
     "deck_bad_card_id.yaml": (4, "cards[0].id", "'Card One' is not a valid id"),
     "deck_bad_id.yaml": (1, "deck", "'Bad Deck' is not a valid id"),
     "deck_follow_up.yaml": (8, "cards[0].follow_ups[0].answer", "missing required key"),
-    "deck_source.yaml": (8, "cards[0].source.section", "missing required key"),
+    "deck_reference.yaml": (8, "cards[0].references[0]", "give a `venue`"),
+    "deck_source_key.yaml": (8, "cards[0].source", "use `references`"),
     "deck_empty_cards.yaml": (3, "cards", "must not be an empty list"),
     "deck_card_not_mapping.yaml": (4, "cards[0]", "expected a mapping, got a string"),
 }
@@ -60,13 +61,18 @@ def test_valid_fixtures_load_without_errors() -> None:
     assert drill.symbols == ("count_pairs", "BPETokenizer.train")
     assert drill.hidden_tests == ((FIXTURES / "hidden" / "test_fixture_ok.py").resolve(),)
     assert drill.hidden_tests[0].is_absolute()
-    assert drill.origin.line == 1 and drill.source is not None and drill.source.section == "3.1 BPE training"
+    assert drill.origin.line == 1 and drill.references[0].year == 2016
+    assert str(drill.references[0]) == (
+        "Rico Sennrich, Barry Haddow, Alexandra Birch (2016). Neural Machine Translation of Rare Words with "
+        "Subword Units. ACL 2016. https://aclanthology.org/P16-1162/"
+    )
     deck = library.deck("fixture-deck")
     assert [c.id for c in deck.cards] == ["fixture-card-one", "fixture-card-two"]
     first = deck.cards[0]
     assert first.deck == "fixture-deck" and first.follow_ups[0].answer == "est</w> needs es."
     assert first.origin.line == 5 and deck.cards[1].origin.line == 15
-    assert deck.cards[1].follow_ups == () and deck.cards[1].tags == () and deck.cards[1].source is None
+    assert first.references[0].venue == "ACL 2016" and first.concepts == ()
+    assert deck.cards[1].follow_ups == () and deck.cards[1].tags == () and deck.cards[1].references == ()
 
 
 def test_a_file_with_many_errors_reports_all_of_them_in_line_order() -> None:
@@ -83,7 +89,7 @@ def test_a_file_with_many_errors_reports_all_of_them_in_line_order() -> None:
         (name, 7, "hidden_tests[0]"),
         (name, 8, "prompt"),
         (name, 9, "extra"),
-        (name, 10, "source.section"),
+        (name, 10, "references[0].url"),
     ]
     assert library.drills == {}
 

@@ -1,7 +1,7 @@
 """Content loading figures: the shipped content, and a generated 1,000 drills + 10,000 cards.
 
 The generated set is written to a temporary folder (removed afterwards) with realistic sizes:
-multi-line prompts, starters and answers, a follow-up, key points, tags and a source per item.
+multi-line prompts, starters and answers, a follow-up, key points, tags and a reference per item.
 The baseline is a plain ``yaml.load`` with the C safe loader over the same files, so the ratio
 shows what line tracking and validation cost on top of parsing (cold), and what the cache of
 per-file results saves (warm). Every cache lives in the temporary folder too.
@@ -52,7 +52,7 @@ starter: |
 
   def merge_pair(symbols, pair):
       \"\"\"Merge every occurrence of pair in symbols.\"\"\"
-source: {{seed: synthetic.txt, section: "Section {group}"}}
+references: [{{title: Synthetic reference {group}, year: 2016, venue: "arXiv:1508.07909"}}]
 """
 
 _CARD = """\
@@ -69,7 +69,7 @@ _CARD = """\
         answer: Symbols that later merges need are never built, so encodings differ.
     key_points: [rank order, dependency chain, "est</w> needs es"]
     tags: [synthetic, bpe]
-    source: {{seed: synthetic.txt, section: "Card {n}"}}
+    references: [{{title: Synthetic card reference, url: "https://example.org/card/{n}"}}]
 """
 
 

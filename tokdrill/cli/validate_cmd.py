@@ -3,8 +3,9 @@
 With no PATH: the shipped content plus the ``--content`` / ``TOKDRILL_CONTENT`` folders. With
 PATHs (files or content folders): only those are reported on, but they are loaded together with
 the shipped content, so an id that collides with a shipped one is caught too.
-Output: one ``file:line: field: message`` line per problem, then a summary.
-Exit 0 valid, 1 problems found (or no content file in the PATHs), 2 a PATH does not exist.
+Output: one ``file:line: field: message`` line per problem, then a summary, then notes (which
+never fail validation) on concepts of the vocabulary that no card teaches or no hidden test
+checks. Exit 0 valid, 1 problems found (or no content file in the PATHs), 2 a PATH does not exist.
 """
 
 from __future__ import annotations
@@ -50,12 +51,18 @@ def run(args: argparse.Namespace) -> int:
     files = list(library.files)
     drills = list(library.drills.values())
     decks = list(library.decks.values())
+    concepts = list(library.concepts.values())
+    untaught = list(library.untaught_concepts())
+    untested = list(library.untested_concepts())
     if targets:
         resolved = [t.resolve() for t in targets]
         errors = [e for e in errors if _inside(e.path, resolved)]
         files = [f for f in files if _inside(f, resolved)]
         drills = [d for d in drills if _inside(d.origin.path, resolved)]
         decks = [k for k in decks if _inside(k.origin.path, resolved)]
+        concepts, untaught, untested = (
+            [c for c in group if _inside(c.origin.path, resolved)] for group in (concepts, untaught, untested)
+        )
     cards = sum(len(k.cards) for k in decks)
     empty = bool(targets) and not files
     valid = not errors and not empty
@@ -66,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
             "drills": len(drills),
             "decks": len(decks),
             "cards": cards,
+            "concepts": len(concepts),
             "errors": [e.to_json() for e in errors],
+            "untaught_concepts": [c.id for c in untaught],
+            "untested_concepts": [c.id for c in untested],
         }
         print(json.dumps(document, indent=2))
     else:
@@ -78,5 +88,13 @@ def run(args: argparse.Namespace) -> int:
             bad_files = len({e.path for e in errors})
             print(f"{len(errors)} problem(s) in {bad_files} file(s); {len(files)} file(s) checked")
         else:
-            print(f"ok: {len(files)} file(s), {len(drills)} drill(s), {len(decks)} deck(s), {cards} card(s)")
+            counted = f"ok: {len(files)} file(s), {len(drills)} drill(s), {len(decks)} deck(s), {cards} card(s)"
+            print(counted + (f", {len(concepts)} concept(s)" if concepts else ""))
+        for concept in untaught:
+            print(f"{display_path(concept.origin.path)}:{concept.origin.line}: {concept.id}: note: no card teaches it")
+        for concept in untested:
+            print(
+                f"{display_path(concept.origin.path)}:{concept.origin.line}: {concept.id}: "
+                "note: no hidden test checks it"
+            )
     return EXIT_OK if valid else EXIT_FAIL

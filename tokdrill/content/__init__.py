@@ -17,13 +17,14 @@ from typing import Any
 _EXPORTS = {
     "load_library": "tokdrill.content.loader",
     "Card": "tokdrill.content.model",
+    "Concept": "tokdrill.content.model",
     "ContentError": "tokdrill.content.model",
     "Deck": "tokdrill.content.model",
     "Drill": "tokdrill.content.model",
     "FollowUp": "tokdrill.content.model",
     "Library": "tokdrill.content.model",
     "Origin": "tokdrill.content.model",
-    "Source": "tokdrill.content.model",
+    "Reference": "tokdrill.content.model",
     "SymbolError": "tokdrill.content.reference",
     "reference_source": "tokdrill.content.reference",
 }

@@ -1,9 +1,10 @@
 """A cache of per-file parse results, so a warm load skips YAML parsing and field checks.
 
 What is cached: for each content file, its :class:`~tokdrill.content.parsed.FileResult` (the
-parsed, field-checked drill or deck, and that file's own errors). Nothing that depends on other
-files is cached: the loader checks hidden tests, reference symbols and id uniqueness on every
-load, so a cached file can never hide a newly broken reference.
+parsed, field-checked drill, deck or concept list, and that file's own errors); for each hidden
+test file, what its concept markers say (:class:`~tokdrill.content.hidden_tests.HiddenTestFile`).
+Nothing that depends on other files is cached: the loader checks hidden tests, reference symbols,
+concepts and id uniqueness on every load, so a cached file can never hide a newly broken reference.
 
 Layout: one file per content folder ("root"), ``<cache dir>/content/<hash of the root>.pickle``,
 holding an entry per content file. One combined file per root measured faster than one file per
@@ -40,11 +41,9 @@ import zlib
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from tokdrill.content.parsed import FileResult
-
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bump when the cache file layout or the meaning of a cached result changes."""
 
 MAGIC = b"tokdrill content cache\n"
@@ -54,17 +53,19 @@ _PROTOCOL = pickle.HIGHEST_PROTOCOL
 # Modules whose code shapes a cached FileResult: editing one (a dev checkout) invalidates the cache.
 _CODE_MODULES = (
     "cache.py",
-    "crossref.py",
+    "concepts.py",
     "decks.py",
     "drills.py",
     "fields.py",
+    "hidden_tests.py",
     "model.py",
     "parsed.py",
     "reading.py",
     "yamlfile.py",
 )
 
-Entry = tuple[str, int, int, int, int, FileResult]  # (path as given, device, inode, mtime_ns, size, result)
+Entry = tuple[str, int, int, int, int, object]  # (path as given, device, inode, mtime_ns, size, result)
+R = TypeVar("R")
 
 
 def _stamp(path: Path | str | None) -> str:
@@ -221,10 +222,11 @@ class ContentCache:
         return found
 
     def result(
-        self, path: Path, info: os.stat_result | None, root: Path, parse: Callable[[Path], FileResult]
-    ) -> FileResult:
-        """The result for content file ``path`` in content folder ``root``; ``info`` is
-        ``os.stat(path)`` taken before (None if that failed: then it is parsed, not cached)."""
+        self, path: Path, info: os.stat_result | None, root: Path, parse: Callable[[Path], R], kind: type[R]
+    ) -> R:
+        """``parse(path)`` for file ``path`` in content folder ``root``, or the cached result of an
+        earlier call if it is a ``kind`` and the file is unchanged; ``info`` is ``os.stat(path)``
+        taken before (None if that failed: then it is parsed, not cached)."""
         if self.folder is None or info is None:
             return parse(path)  # the parser reports why a file cannot be read
         before = _file_key(info)
@@ -238,9 +240,9 @@ class ContentCache:
             and len(entry) == 6
             and entry[0] == given
             and entry[1:5] == before
-            and type(entry[5]) is FileResult
+            and type(entry[5]) is kind
         ):
-            return entry[5]  # type: ignore[no-any-return]
+            return entry[5]
         result = parse(path)
         try:
             after = _file_key(os.stat(path))

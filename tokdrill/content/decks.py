@@ -2,8 +2,9 @@
 
 Deck keys: ``deck`` (id), ``title``, ``cards`` required; ``description`` optional.
 Card keys: ``id``, ``question``, ``answer``, ``key_points`` (2-6 phrases) required;
-``follow_ups`` (list of ``{question, answer}``), ``tags``, ``source`` (``{seed, section}``)
-optional. A broken card drops that card only; a broken deck header drops the deck (its cards
+``follow_ups`` (list of ``{question, answer}``), ``tags``, ``concepts`` (concept ids, checked
+against the vocabulary by the loader), ``references`` (list of ``{title, authors, year, venue,
+url}``) optional. A broken card drops that card only; a broken deck header drops the deck (its cards
 are still checked, so every error is reported).
 """
 
@@ -19,23 +20,17 @@ from tokdrill.content.yamlfile import YamlMap
 DECK_REQUIRED = ("deck", "title", "cards")
 DECK_OPTIONAL = ("description",)
 CARD_REQUIRED = ("id", "question", "answer", "key_points")
-CARD_OPTIONAL = ("follow_ups", "tags", "source")
+CARD_OPTIONAL = ("follow_ups", "tags", "concepts", "references")
 FOLLOW_UP_KEYS = ("question", "answer")
 KEY_POINTS_MIN, KEY_POINTS_MAX = 2, 6
 
 
-def parse_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Deck | None:
-    """Check a whole deck file and build the deck from its valid cards.
+def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> ParsedDeck | None:
+    """Check a whole deck file: the deck of its valid cards, with where ids and concepts are written.
 
     Returns None when the deck itself is unusable (bad id, title, or card list) or no card is
     valid; every problem found is appended to ``errors`` either way.
     """
-    parsed = read_deck(path, mapping, errors)
-    return None if parsed is None else parsed.deck
-
-
-def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> ParsedDeck | None:
-    """:func:`parse_deck`, also giving where the deck id and each kept card's id are written."""
     f = Fields(path, mapping, "", errors)
     f.check_keys(DECK_REQUIRED, DECK_OPTIONAL)
     deck_id = f.ident("deck")
@@ -45,20 +40,23 @@ def read_deck(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Parse
     header_ok = f.ok
     cards: list[Card] = []
     card_ids: list[tuple[int, int]] = []
+    concept_lines: list[tuple[int, ...]] = []
     for index, (item, line) in enumerate(zip(items or (), items.item_lines if items else ())):
-        card = _parse_card(path, item, line, f"cards[{index}]", deck_id or "", errors)
-        if card is not None:
-            cards.append(card)
+        parsed = _parse_card(path, item, line, f"cards[{index}]", deck_id or "", errors)
+        if parsed is not None:
+            cards.append(parsed[0])
             card_ids.append((index, item.value_lines["id"]))
+            concept_lines.append(parsed[1])
     if not header_ok or not cards or deck_id is None or title is None or description is None:
         return None
     deck = Deck(deck_id, title, description, tuple(cards), Origin(path, mapping.line))
-    return ParsedDeck(deck, mapping.value_lines["deck"], tuple(card_ids))
+    return ParsedDeck(deck, mapping.value_lines["deck"], tuple(card_ids), tuple(concept_lines))
 
 
 def _parse_card(
     path: Path, item: object, line: int, prefix: str, deck_id: str, errors: list[ContentError]
-) -> Card | None:
+) -> tuple[Card, tuple[int, ...]] | None:
+    """The card and the line of each of its concepts; None if the card is unusable."""
     mapping = expect_mapping(path, item, line, prefix, errors)
     if mapping is None:
         return None
@@ -76,11 +74,24 @@ def _parse_card(
         )
     follow_ups = _follow_ups(f)
     tags = f.tags()
-    source = f.source()
+    concepts = f.idents("concepts")
+    references = f.references()
     if not f.ok or card_id is None or question is None or answer is None or key_points is None:
         return None
-    assert follow_ups is not None and tags is not None
-    return Card(card_id, deck_id, question, answer, follow_ups, key_points, tags, source, Origin(path, mapping.line))
+    assert follow_ups is not None and tags is not None and concepts is not None and references is not None
+    card = Card(
+        card_id,
+        deck_id,
+        question,
+        answer,
+        follow_ups,
+        key_points,
+        tags,
+        references,
+        Origin(path, mapping.line),
+        tuple(concept for concept, _ in concepts),
+    )
+    return card, tuple(line for _, line in concepts)
 
 
 def _follow_ups(f: Fields) -> tuple[FollowUp, ...] | None:

@@ -1,53 +1,36 @@
 """The drill schema: one YAML mapping -> a :class:`Drill`, or the errors that prevent it.
 
 Required keys: ``id``, ``title``, ``symbols``, ``target_seconds``, ``difficulty``,
-``hidden_tests``, ``prompt``, ``starter``. Optional: ``tags`` (list of strings), ``source``
-(``{seed, section}``). Hidden test names are bare ``test_*.py`` file names, looked up in each of
+``hidden_tests``, ``prompt``, ``starter``. Optional: ``tags`` (list of strings), ``references``
+(list of ``{title, authors, year, venue, url}``). Hidden test names are bare ``test_*.py`` file names, looked up in each of
 ``search_dirs`` in turn (the loader passes: ``hidden/`` next to the drill file, ``hidden/`` in
 the content folder, then the shipped hidden tests).
 
-Split in two so the file-level part can be cached (:mod:`tokdrill.content.cache`):
-:func:`read_drill` needs only the file, :func:`finish_drill` checks symbols and hidden tests
-against other files on every load (it lives in :mod:`tokdrill.content.crossref`, which does not
-need PyYAML). :func:`parse_drill` does both.
+Only the checks that need nothing but the file live here, so their result can be cached
+(:mod:`tokdrill.content.cache`); the loader checks symbols, hidden tests and their concepts
+against other files on every load.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
-from tokdrill.content.crossref import HiddenLookup, SymbolCheck, find_hidden_test, finish_drill
 from tokdrill.content.fields import Fields
-from tokdrill.content.model import DIFFICULTIES, ContentError, Drill, Origin
+from tokdrill.content.model import DIFFICULTIES, ContentError, Origin
 from tokdrill.content.parsed import ParsedDrill
 from tokdrill.content.yamlfile import YamlMap
 
 REQUIRED = ("id", "title", "symbols", "target_seconds", "difficulty", "hidden_tests", "prompt", "starter")
-OPTIONAL = ("tags", "source")
+OPTIONAL = ("tags", "references")
 HIDDEN_TEST_NAME = re.compile(r"test_[A-Za-z0-9_]*\.py")
-__all__ = ["HiddenLookup", "SymbolCheck", "find_hidden_test", "finish_drill", "parse_drill", "read_drill"]
-
-
-def parse_drill(
-    path: Path,
-    mapping: YamlMap,
-    *,
-    search_dirs: Sequence[Path],
-    symbol_problem: SymbolCheck,
-    errors: list[ContentError],
-) -> Drill | None:
-    """Check ``mapping`` (a whole drill file) and build the drill; None if anything is wrong."""
-    parsed = read_drill(path, mapping, errors)
-    return finish_drill(parsed, search_dirs=search_dirs, symbol_problem=symbol_problem, errors=errors)
 
 
 def read_drill(path: Path, mapping: YamlMap, errors: list[ContentError]) -> ParsedDrill:
     """The checks that need only this file: keys, types, id, target, names of hidden tests.
 
-    Symbols and hidden tests are only collected here; :func:`finish_drill` checks them against
-    the reference package and the file system.
+    Symbols and hidden tests are only collected here; the loader checks them against the
+    reference package and the file system.
     """
     f = Fields(path, mapping, "", errors)
     f.check_keys(REQUIRED, OPTIONAL)
@@ -64,7 +47,7 @@ def read_drill(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Pars
     hidden = _hidden_test_names(f)
     prompt = f.text("prompt")
     starter = f.text("starter")
-    source = f.source()
+    references = f.references()
     return ParsedDrill(
         valid=f.ok,
         id=drill_id,
@@ -76,7 +59,7 @@ def read_drill(path: Path, mapping: YamlMap, errors: list[ContentError]) -> Pars
         hidden_tests=hidden,
         prompt=prompt,
         starter=starter,
-        source=source,
+        references=references or (),
         origin=Origin(path, mapping.line),
         id_line=mapping.value_lines.get("id", mapping.line),
     )

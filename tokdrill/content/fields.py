@@ -15,12 +15,20 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from tokdrill.content.model import ContentError, Source
+from tokdrill.content.model import ContentError, Reference
 from tokdrill.content.yamlfile import INVALID, YamlList, YamlMap
 
 ID_PATTERN = re.compile(r"[a-z0-9-]+")
-SOURCE_KEYS = ("seed", "section")
+REFERENCE_REQUIRED = ("title",)
+REFERENCE_OPTIONAL = ("authors", "year", "venue", "url")
+YEAR_RANGE = (1800, 2100)
+RETIRED_KEYS = {
+    "source": "`source` is no longer read; use `references` instead: a list of "
+    "{title, authors, year, venue, url} (title, and venue or url, required)",
+}
+"""Keys older content files used, with what to write instead."""
 
 
 def kind(value: Any) -> str:
@@ -107,10 +115,14 @@ class Fields:
             return
         allowed = required + optional
         for key in self.mapping:
-            if key not in allowed:
-                close = difflib.get_close_matches(key, allowed, n=1)
-                hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
-                self.error(self.mapping.key_lines[key], self.name(key), f"unknown key{hint}")
+            if key in allowed:
+                continue
+            if key in RETIRED_KEYS:
+                self.error(self.mapping.key_lines[key], self.name(key), f"unknown key: {RETIRED_KEYS[key]}")
+                continue
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"; did you mean `{close[0]}`?" if close else f" (allowed: {', '.join(allowed)})"
+            self.error(self.mapping.key_lines[key], self.name(key), f"unknown key{hint}")
         for key in required:
             if key not in self.mapping:
                 self.error(self.mapping.line, self.name(key), "missing required key")
@@ -119,7 +131,7 @@ class Fields:
         """A non-empty string (surrounding whitespace is not content)."""
         value = self.mapping.get(key, _ABSENT)
         if value.__class__ is str and value and not value.isspace():
-            return value  # type: ignore[no-any-return]
+            return value
         if value is _ABSENT:
             return None if required else ""
         return self._text_value(value, self.value_line(key), self.name(key))
@@ -225,18 +237,97 @@ class Fields:
         self._unreadable(value)
         return expect_mapping(self.path, value, line, field, self.errors)
 
-    def source(self, key: str = "source") -> Source | None:
-        """The optional ``{seed, section}`` mapping naming where the facts come from."""
+    def idents(self, key: str) -> tuple[tuple[str, int], ...] | None:
+        """An optional list of unique ids (``[a-z0-9-]+``), each with its line; absent gives ``()``."""
+        values = self.text_list(key, required=False, allow_empty=True, unique=True)
+        if values is None:
+            return None
+        if not values:
+            return ()
+        lines = self.mapping[key].item_lines
+        result: list[tuple[str, int]] = []
+        for index, value in enumerate(values):
+            if not ID_PATTERN.fullmatch(value):
+                message = f"{value!r} is not a valid id: use only lowercase letters, digits and '-'"
+                self.error(lines[index], f"{self.name(key)}[{index}]", message)
+                continue
+            result.append((sys.intern(value), lines[index]))
+        return tuple(result) if len(result) == len(values) else None
+
+    def references(self, key: str = "references") -> tuple[Reference, ...] | None:
+        """The optional list of references (``()`` when absent); None if any entry is unusable."""
+        items = self.items(key, required=False)
+        if items is None:
+            return None
+        result: list[Reference] = []
+        for index, (item, line) in enumerate(zip(items, items.item_lines)):
+            field = f"{self.name(key)}[{index}]"
+            mapping = self.mapping_at(item, line, field)
+            if mapping is None:
+                continue
+            reference = _reference(Fields(self.path, mapping, field, self.errors))
+            if reference is None:
+                self._invalid = True
+                continue
+            result.append(reference)
+        return tuple(result) if len(result) == len(items) else None
+
+    def optional_text(self, key: str) -> str | None:
+        """A non-empty string if ``key`` is given, else None (an empty value is an error)."""
+        return self.text(key) if key in self.mapping else None
+
+    def year(self, key: str) -> int | None:
+        """An optional year (a whole number in :data:`YEAR_RANGE`)."""
         if key not in self.mapping:
             return None
-        mapping = self.mapping_at(self.mapping[key], self.value_line(key), self.name(key))
-        if mapping is None:
+        value = self.mapping[key]
+        if self._unreadable(value):
             return None
-        inner = Fields(self.path, mapping, self.name(key), self.errors)
-        inner.check_keys(SOURCE_KEYS)
-        seed, section = inner.text("seed"), inner.text("section")
-        if not inner.ok or seed is None or section is None:
-            self._invalid = self._invalid or not inner.ok
+        low, high = YEAR_RANGE
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(self.value_line(key), self.name(key), f"expected a year (a whole number), got {kind(value)}")
+        elif not low <= value <= high:
+            self.error(self.value_line(key), self.name(key), f"expected a year between {low} and {high}, got {value}")
+        else:
+            return value
+        return None
+
+    def url(self, key: str) -> str | None:
+        """An optional http(s) address with a host and no spaces."""
+        value = self.optional_text(key)
+        if value is None:
             return None
-        # The same few seeds and sections recur on every card: share one string each.
-        return Source(sys.intern(seed), sys.intern(section))
+        problem = url_problem(value)
+        if problem is not None:
+            self.error(self.value_line(key), self.name(key), problem)
+            return None
+        return value
+
+
+def url_problem(value: str) -> str | None:
+    """Why ``value`` is not a usable web address (None when it is)."""
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        return "a URL must not contain spaces or control characters"
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+    except ValueError as exc:
+        return f"not a valid URL: {exc}"
+    if parts.scheme not in ("http", "https") or not host:
+        return f"expected an http:// or https:// address, got {value[:80]!r}"
+    return None
+
+
+def _reference(f: Fields) -> Reference | None:
+    """One ``references`` entry: title required, venue or url required, the rest optional."""
+    f.check_keys(REFERENCE_REQUIRED, REFERENCE_OPTIONAL)
+    title = f.text("title")
+    authors = f.optional_text("authors")
+    year = f.year("year")
+    venue = f.optional_text("venue")
+    url = f.url("url")
+    if "venue" not in f.mapping and "url" not in f.mapping:
+        f.error(f.mapping.line, f.prefix, "give a `venue` (e.g. ACL 2016, arXiv:1508.07909) or a `url` to find it by")
+    if not f.ok or title is None:
+        return None
+    return Reference(sys.intern(title), authors and sys.intern(authors), year, venue and sys.intern(venue), url)

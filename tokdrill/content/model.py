@@ -1,4 +1,4 @@
-"""The content model: drills, flashcards, decks and the errors found while loading them.
+"""The content model: drills, flashcards, decks, concepts and the errors found while loading them.
 
 Every object is a frozen dataclass built by :mod:`tokdrill.content.loader`; ids are stable
 (progress is keyed by them), so editing wording never loses history.
@@ -6,6 +6,7 @@ Every object is a frozen dataclass built by :mod:`tokdrill.content.loader`; ids 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -18,8 +19,8 @@ DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
 class ContentError:
     """One problem in a content file; ``str()`` gives ``path:line: field: message``.
 
-    ``field`` is a dotted path into the file (``cards[2].answer``, ``source.seed``), or ``yaml`` /
-    ``file`` for problems with the file as a whole. ``line`` is 1-based.
+    ``field`` is a dotted path into the file (``cards[2].answer``, ``references[0].url``), or
+    ``yaml`` / ``file`` for problems with the file as a whole. ``line`` is 1-based.
     """
 
     path: Path
@@ -46,11 +47,53 @@ class Origin:
 
 
 @dataclass(frozen=True)
-class Source:
-    """The seed text a drill or card draws its facts from, and the section within it."""
+class Reference:
+    """A paper or library document a drill or card rests on, for the user to follow.
 
-    seed: str
-    section: str
+    ``title`` is always given, and at least one of ``venue`` (``ACL 2016``,
+    ``arXiv:1508.07909``) and ``url`` (http or https).
+    """
+
+    title: str
+    authors: str | None = None
+    year: int | None = None
+    venue: str | None = None
+    url: str | None = None
+
+    def __str__(self) -> str:
+        """One line: ``Authors (year). Title. Venue. URL``, leaving out what is not given."""
+        head = self.authors or ""
+        if self.year is not None:
+            head = f"{head} ({self.year})" if head else f"({self.year})"
+        return ". ".join(part for part in (head, self.title, self.venue, self.url) if part)
+
+    def to_json(self) -> dict[str, object]:
+        """``title`` plus each optional field that is given."""
+        document: dict[str, object] = {"title": self.title}
+        optional = {"authors": self.authors, "year": self.year, "venue": self.venue, "url": self.url}
+        document.update((key, value) for key, value in optional.items() if value is not None)
+        return document
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One idea that hidden tests check and cards teach (``merge-order``, ``tie-break``...).
+
+    ``lesson`` is the one sentence to remember; ``origin`` is where the concept is defined.
+    """
+
+    id: str
+    title: str
+    lesson: str
+    origin: Origin
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "title": self.title, "lesson": self.lesson, "origin": str(self.origin)}
+
+
+def bare_test_name(name: str) -> str:
+    """A hidden test's name without pytest's parameter suffix: ``f.py::test_x[3]`` -> ``f.py::test_x``."""
+    return name.split("[", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -58,8 +101,10 @@ class Drill:
     """A timed coding drill graded by hidden tests.
 
     ``symbols`` are names in ``reference_impl.__all__`` or ``Class.method``; ``hidden_tests``
-    are resolved, existing absolute paths. The retype text is not stored here: it comes from
-    :func:`tokdrill.content.reference.reference_source` (one source of truth).
+    are resolved, existing absolute paths. ``test_concepts`` maps each hidden test, named
+    ``file.py::test`` or ``file.py::Class::test`` as the grader names them (without parameters),
+    to the concepts its ``@pytest.mark.concept`` markers declare. The retype text is not stored
+    here: it comes from :func:`tokdrill.content.reference.reference_source` (one source of truth).
     """
 
     id: str
@@ -71,8 +116,18 @@ class Drill:
     hidden_tests: tuple[Path, ...]
     prompt: str
     starter: str
-    source: Source | None
+    references: tuple[Reference, ...]
     origin: Origin
+    test_concepts: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+
+    @property
+    def concepts(self) -> tuple[str, ...]:
+        """Every concept the drill's hidden tests check, in first-seen order."""
+        return tuple(dict.fromkeys(c for names in self.test_concepts.values() for c in names))
+
+    def concepts_of(self, test_name: str) -> tuple[str, ...]:
+        """The concepts hidden test ``test_name`` checks (its parameters, if any, are ignored)."""
+        return self.test_concepts.get(bare_test_name(test_name), ())
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -83,7 +138,8 @@ class Drill:
             "difficulty": self.difficulty,
             "tags": list(self.tags),
             "hidden_tests": [str(p) for p in self.hidden_tests],
-            "source": None if self.source is None else {"seed": self.source.seed, "section": self.source.section},
+            "references": [r.to_json() for r in self.references],
+            "concepts": list(self.concepts),
             "origin": str(self.origin),
         }
 
@@ -98,7 +154,8 @@ class FollowUp:
 
 @dataclass(frozen=True)
 class Card:
-    """One flashcard. ``key_points`` are short phrases a good answer mentions."""
+    """One flashcard. ``key_points`` are short phrases a good answer mentions (a point may list
+    alternatives, ``argmax | most frequent``); ``concepts`` are the concept ids it teaches."""
 
     id: str
     deck: str
@@ -107,8 +164,9 @@ class Card:
     follow_ups: tuple[FollowUp, ...]
     key_points: tuple[str, ...]
     tags: tuple[str, ...]
-    source: Source | None
+    references: tuple[Reference, ...]
     origin: Origin
+    concepts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,13 +194,15 @@ class Library:
     """Everything that loaded, keyed by id in load order, plus every error found on the way.
 
     Invalid items are left out (a broken card drops that card, not its deck); ``errors`` says
-    what was left out and why. ``files`` lists the content files read.
+    what was left out and why. ``files`` lists the content files read; ``concepts`` is the
+    concept vocabulary (every concept file's entries).
     """
 
     drills: dict[str, Drill]
     decks: dict[str, Deck]
     errors: tuple[ContentError, ...] = ()
     files: tuple[Path, ...] = ()
+    concepts: dict[str, Concept] = field(default_factory=dict)
     _cards: dict[str, Card] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -174,9 +234,34 @@ class Library:
         except KeyError:
             raise KeyError(f"no card with id {card_id!r}") from None
 
+    def concept(self, concept_id: str) -> Concept:
+        """The concept with this id; ``KeyError`` naming the id if there is none."""
+        try:
+            return self.concepts[concept_id]
+        except KeyError:
+            raise KeyError(f"no concept with id {concept_id!r}") from None
+
     def all_cards(self) -> tuple[Card, ...]:
         """Every card of every deck, decks in load order, cards in file order."""
         return tuple(self._cards.values())
+
+    def cards_teaching(self, concept_id: str) -> tuple[Card, ...]:
+        """The cards that name ``concept_id`` among their concepts, in load order."""
+        return tuple(card for card in self._cards.values() if concept_id in card.concepts)
+
+    def drills_checking(self, concept_id: str) -> tuple[Drill, ...]:
+        """The drills with a hidden test that checks ``concept_id``, in load order."""
+        return tuple(drill for drill in self.drills.values() if concept_id in drill.concepts)
+
+    def untaught_concepts(self) -> tuple[Concept, ...]:
+        """Concepts of the vocabulary that no card teaches."""
+        taught = {c for card in self._cards.values() for c in card.concepts}
+        return tuple(concept for concept in self.concepts.values() if concept.id not in taught)
+
+    def untested_concepts(self) -> tuple[Concept, ...]:
+        """Concepts of the vocabulary that no hidden test checks."""
+        tested = {c for drill in self.drills.values() for c in drill.concepts}
+        return tuple(concept for concept in self.concepts.values() if concept.id not in tested)
 
     def tags(self) -> tuple[str, ...]:
         """Every tag used by a drill or a card, sorted."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from tokdrill.content.model import ContentError, Deck, Difficulty, Origin, Source
+from tokdrill.content.model import Concept, ContentError, Deck, Difficulty, Origin, Reference
 
 
 class ParsedDrill(NamedTuple):
@@ -37,26 +37,37 @@ class ParsedDrill(NamedTuple):
     hidden_tests: tuple[tuple[int, str, int], ...]
     prompt: str | None
     starter: str | None
-    source: Source | None
+    references: tuple[Reference, ...]
     origin: Origin
     id_line: int
 
 
 class ParsedDeck(NamedTuple):
-    """A deck file's valid cards, plus where each card's id is written.
+    """A deck file's valid cards, plus where each card's id and concepts are written.
 
     ``card_ids`` holds ``(index in the file's card list, line of its id)`` for each card of
     ``deck``, in order (for duplicate-id errors); ``id_line`` is where the deck id is written.
+    ``concept_lines`` holds, per card of ``deck``, the line of each of its concepts (for
+    unknown-concept errors, checked against the vocabulary of all files).
     """
 
     deck: Deck
     id_line: int
     card_ids: tuple[tuple[int, int], ...]
+    concept_lines: tuple[tuple[int, ...], ...]
+
+
+class ParsedConcepts(NamedTuple):
+    """A concept file's valid concepts and the line where each id is written."""
+
+    concepts: tuple[Concept, ...]
+    id_lines: tuple[int, ...]
 
 
 class FileResult(NamedTuple):
-    """One file's own errors and, if it holds a usable drill or deck, that item."""
+    """One file's own errors and, if it holds a usable drill, deck or concept list, that item."""
 
     errors: tuple[ContentError, ...]
     drill: ParsedDrill | None = None
     deck: ParsedDeck | None = None
+    concepts: ParsedConcepts | None = None

@@ -2,13 +2,15 @@
 
 The result depends only on the file's bytes (and this package's code), never on other files,
 so :mod:`tokdrill.content.cache` may keep it. What a file holds is decided by its top-level
-keys: ``deck:`` or ``cards:`` make a deck, ``id:`` or ``symbols:`` a drill.
+keys: ``deck:`` or ``cards:`` make a deck, ``id:`` or ``symbols:`` a drill, ``concepts:`` a
+concept vocabulary.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tokdrill.content.concepts import read_concepts
 from tokdrill.content.decks import read_deck
 from tokdrill.content.drills import read_drill
 from tokdrill.content.fields import kind
@@ -31,12 +33,16 @@ def read_content_file(path: Path) -> FileResult:
     if "symbols" in value or "id" in value:
         drill = read_drill(path, value, errors)
         return FileResult(tuple(errors), drill=drill)
+    if "concepts" in value:
+        concepts = read_concepts(path, value, errors)
+        return FileResult(tuple(errors), concepts=concepts)
     errors.append(
         ContentError(
             path,
             value.line,
             "file",
-            "neither a deck (needs `deck:` and `cards:`) nor a drill (needs `id:` and `symbols:`)",
+            "not a deck (needs `deck:` and `cards:`), a drill (needs `id:` and `symbols:`) "
+            "or a concept list (needs `concepts:`)",
         )
     )
     return FileResult(tuple(errors))

@@ -42,7 +42,7 @@ _PLAIN_TAGS: dict[str, str] = {}
 _PLAIN_CACHE_LIMIT = 50_000
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):  # type: ignore[misc]
     """The safe loader with a faster tag resolver.
 
     Same tags as PyYAML's: quoted and block scalars are strings, plain ones go through the
@@ -56,7 +56,7 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
                 return _STR
             tag = _PLAIN_TAGS.get(value)
             if tag is None:
-                tag = yaml.resolver.BaseResolver.resolve(self, kind, value, implicit)
+                tag = yaml.resolver.BaseResolver.resolve(self, kind, value, implicit)  # type: ignore[no-untyped-call]
                 if len(value) <= 40 and len(_PLAIN_TAGS) < _PLAIN_CACHE_LIMIT:
                     _PLAIN_TAGS[value] = tag
             return tag
