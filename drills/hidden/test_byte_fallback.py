@@ -15,7 +15,6 @@ import random
 
 import pytest
 
-concept = pytest.mark.concept
 
 META = "\u2581"
 NORMAL = [META, f"{META}the", f"{META}cat", "s", f"{META}日", "a", "t", "e", f"{META}{META}", "é", "ing", f"{META}is"]
@@ -65,13 +64,13 @@ def check_decode(impl, ids: list[int], expected: str, rule: str) -> None:
 # ---------------------------------------------------------------- encode
 
 
-@concept("byte-fallback-pieces")
+@pytest.mark.concept("byte-fallback")
 def test_known_pieces_map_to_their_ids(impl):
     pieces = [f"{META}the", f"{META}cat", "s"]
     check_encode(impl, pieces, [nid(p) for p in pieces], "pieces in the vocabulary are looked up")
 
 
-@concept("byte-fallback-pieces")
+@pytest.mark.concept("byte-fallback")
 def test_unknown_piece_becomes_its_utf8_bytes(impl):
     expected = [nid(f"{META}the"), byte_id(0xE2), byte_id(0x98), byte_id(0x83), nid("s")]
     check_encode(
@@ -79,23 +78,23 @@ def test_unknown_piece_becomes_its_utf8_bytes(impl):
     )
 
 
-@concept("byte-fallback-pieces")
+@pytest.mark.concept("byte-fallback")
 def test_byte_pieces_have_two_uppercase_hex_digits(impl):
     check_encode(impl, ["\n"], [byte_id(0x0A)], "a newline is <0x0A>: two digits, uppercase")
     check_encode(impl, ["ÿ"], [byte_id(0xC3), byte_id(0xBF)], "'ÿ' is C3 BF: <0xC3><0xBF>")
 
 
-@concept("byte-fallback-pieces")
+@pytest.mark.concept("byte-fallback")
 def test_fallback_uses_utf8_bytes_not_the_code_point(impl):
     check_encode(impl, ["ñ"], [byte_id(0xC3), byte_id(0xB1)], "'ñ' is U+00F1 but its UTF-8 bytes are C3 B1")
 
 
-@concept("byte-fallback-pieces")
+@pytest.mark.concept("byte-fallback")
 def test_a_known_piece_is_never_split_into_bytes(impl):
     check_encode(impl, ["é", f"{META}日"], [nid("é"), nid(f"{META}日")], "'é' and '▁日' are in the vocabulary")
 
 
-@concept("byte-fallback-pieces")
+@pytest.mark.concept("byte-fallback")
 def test_encode_does_not_modify_its_arguments(impl):
     pieces, vocab = ["a", "☃", "t"], dict(VOCAB)
     got = impl.byte_fallback_encode(pieces, vocab)
@@ -106,7 +105,7 @@ def test_encode_does_not_modify_its_arguments(impl):
 # ---------------------------------------------------------------- decode
 
 
-@concept("meta-space")
+@pytest.mark.concept("meta-space")
 def test_meta_symbol_becomes_a_space_and_the_leading_one_is_dropped(impl):
     check_decode(
         impl,
@@ -116,25 +115,25 @@ def test_meta_symbol_becomes_a_space_and_the_leading_one_is_dropped(impl):
     )
 
 
-@concept("meta-space")
+@pytest.mark.concept("meta-space")
 def test_only_one_leading_space_is_dropped(impl):
     check_decode(impl, [nid(META), nid(f"{META}the")], " the", "two leading '▁': drop one, keep the other")
     check_decode(impl, [nid(f"{META}{META}"), nid("a")], " a", "'▁▁' first: drop one space")
 
 
-@concept("meta-space")
+@pytest.mark.concept("meta-space")
 def test_only_the_first_piece_loses_its_space(impl):
     check_decode(impl, [nid("a"), nid(f"{META}is")], "a is", "the second piece keeps its space")
     check_decode(impl, [byte_id(0x41), nid(f"{META}is")], "A is", "a byte piece first: nothing is dropped")
 
 
-@concept("byte-fallback-decode")
+@pytest.mark.concept("byte-run-decoding")
 def test_a_byte_run_is_decoded_as_one_utf8_string(impl):
     ids = [nid(f"{META}the"), byte_id(0xE6), byte_id(0x97), byte_id(0xA5)]
     check_decode(impl, ids, "the日", "E6 97 A5 together are '日'")
 
 
-@concept("byte-fallback-decode")
+@pytest.mark.concept("replacement-character", "byte-run-decoding")
 def test_each_invalid_byte_becomes_one_replacement_character(impl):
     check_decode(
         impl,
@@ -151,7 +150,7 @@ def test_each_invalid_byte_becomes_one_replacement_character(impl):
     check_decode(impl, [byte_id(0xFF)], "\ufffd", "0xFF is never UTF-8")
 
 
-@concept("byte-fallback-decode")
+@pytest.mark.concept("byte-run-decoding")
 def test_byte_pieces_are_taken_literally(impl):
     check_decode(impl, [byte_id(0x20), nid(f"{META}the")], "  the", "<0x20> is a space that is never dropped")
     check_decode(
@@ -162,13 +161,13 @@ def test_byte_pieces_are_taken_literally(impl):
     )
 
 
-@concept("byte-fallback-decode")
+@pytest.mark.concept("byte-run-decoding")
 def test_a_piece_between_byte_runs_separates_them(impl):
     ids = [byte_id(0xE6), nid("a"), byte_id(0x97), byte_id(0xA5)]
     check_decode(impl, ids, "\ufffda\ufffd\ufffd", "the runs E6 and 97 A5 are decoded apart: neither is a character")
 
 
-@concept("byte-fallback-decode")
+@pytest.mark.concept("byte-run-decoding")
 def test_decode_does_not_modify_its_arguments(impl):
     ids, pieces = [nid("a"), byte_id(0xC3), byte_id(0xA9)], list(PIECES)
     got = impl.byte_fallback_decode(ids, pieces)
@@ -203,7 +202,7 @@ def random_cases(ref) -> dict:
 REFERENCE_CASES = (random_cases,)
 
 
-@concept("byte-fallback-pieces")
+@pytest.mark.concept("byte-fallback")
 def test_random_pieces_encode_like_the_reference(impl, reference_cases):
     data = reference_cases(random_cases)
     for number, (pieces, expected) in enumerate(data["encodes"]):
@@ -213,7 +212,7 @@ def test_random_pieces_encode_like_the_reference(impl, reference_cases):
         )
 
 
-@concept("byte-fallback-decode", "meta-space")
+@pytest.mark.concept("byte-run-decoding", "meta-space")
 def test_random_ids_decode_like_the_reference(impl, reference_cases):
     data = reference_cases(random_cases)
     for number, (ids, expected) in enumerate(data["decodes"]):
@@ -224,7 +223,7 @@ def test_random_ids_decode_like_the_reference(impl, reference_cases):
         )
 
 
-@concept("byte-fallback-pieces", "byte-fallback-decode", "meta-space")
+@pytest.mark.concept("byte-fallback", "byte-run-decoding", "meta-space")
 def test_decoding_the_encoding_gives_the_text_back(impl, reference_cases):
     for number, (pieces, _) in enumerate(reference_cases(random_cases)["encodes"]):
         text = "".join(pieces).replace(META, " ")

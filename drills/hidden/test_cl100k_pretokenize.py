@@ -12,8 +12,6 @@ import unicodedata
 
 import pytest
 
-concept = pytest.mark.concept
-
 
 def split(impl, text: str) -> list[str]:
     """The submission's pieces, checked to be exactly a list of str that spells ``text``."""
@@ -31,12 +29,12 @@ def check(impl, text: str, expected: list[str], rule: str) -> None:
 # ---------------------------------------------------------------- one rule per test
 
 
-@concept("pretokenizer-word-prefix")
+@pytest.mark.concept("cl100k-word-prefix")
 def test_words_keep_their_leading_space(impl):
     check(impl, "Hello world", ["Hello", " world"], "a word carries the space before it")
 
 
-@concept("pretokenizer-word-prefix")
+@pytest.mark.concept("cl100k-word-prefix")
 def test_a_word_takes_one_leading_symbol_not_only_a_space(impl):
     check(
         impl,
@@ -47,12 +45,12 @@ def test_a_word_takes_one_leading_symbol_not_only_a_space(impl):
     check(impl, "x\t\ty", ["x", "\t", "\ty"], "a tab may lead a word too")
 
 
-@concept("pretokenizer-word-prefix")
+@pytest.mark.concept("cl100k-word-prefix")
 def test_a_line_break_never_leads_a_word(impl):
     check(impl, "a\r\nb\nc", ["a", "\r\n", "b", "\n", "c"], "\\r and \\n are excluded from a word's leading character")
 
 
-@concept("pretokenizer-contractions")
+@pytest.mark.concept("cl100k-contractions")
 def test_contractions_split_off_in_any_case(impl):
     check(
         impl,
@@ -68,43 +66,43 @@ def test_contractions_split_off_in_any_case(impl):
     )
 
 
-@concept("pretokenizer-contractions")
+@pytest.mark.concept("cl100k-contractions")
 def test_every_listed_contraction_and_only_those(impl):
     check(impl, "I'd I'm you'LL", ["I", "'d", " I", "'m", " you", "'LL"], "'d and 'm are contractions")
     check(impl, "'stop it's", ["'s", "top", " it", "'s"], "'s is taken as a contraction even at the start of 'stop")
     check(impl, "'s 's", ["'s", " '", "s"], "a contraction has no leading space: \" 's\" is \" '\" then 's'")
 
 
-@concept("pretokenizer-digit-groups")
+@pytest.mark.concept("digit-groups")
 def test_digits_come_in_groups_of_three_from_the_left(impl):
     check(impl, "1234567", ["123", "456", "7"], "\\p{N}{1,3}: at most three digits, counted from the left")
     check(impl, "1,000,000.00", ["1", ",", "000", ",", "000", ".", "00"], "punctuation separates digit groups")
 
 
-@concept("pretokenizer-digit-groups")
+@pytest.mark.concept("digit-groups")
 def test_the_space_before_a_number_is_its_own_piece(impl):
     check(impl, "in 2024", ["in", " ", "202", "4"], "numbers take no leading space: the space is a piece of its own")
 
 
-@concept("pretokenizer-whitespace")
+@pytest.mark.concept("whitespace-runs")
 def test_last_space_of_a_run_goes_to_the_next_word(impl):
     check(impl, "a   b", ["a", "  ", " b"], "\\s+(?!\\S): a run of spaces leaves its last space to the word after it")
     check(impl, "  x", [" ", " x"], "\\s+(?!\\S) at the start of the text")
 
 
-@concept("pretokenizer-whitespace")
+@pytest.mark.concept("whitespace-runs")
 def test_whitespace_up_to_a_line_break_is_one_piece(impl):
     check(impl, "a  \n\nb", ["a", "  \n\n", "b"], "\\s*[\\r\\n]: spaces and line breaks up to the last line break")
 
 
-@concept("pretokenizer-whitespace")
+@pytest.mark.concept("whitespace-runs")
 def test_whitespace_at_the_end_of_the_text_is_one_piece(impl):
     check(impl, "x   ", ["x", "   "], "\\s+$: trailing whitespace is one piece")
     check(impl, "  ", ["  "], "only whitespace")
     check(impl, "", [], "the empty text has no pieces")
 
 
-@concept("pretokenizer-punctuation")
+@pytest.mark.concept("punctuation-runs")
 def test_punctuation_takes_one_space_before_and_line_breaks_after(impl):
     check(
         impl,
@@ -115,7 +113,7 @@ def test_punctuation_takes_one_space_before_and_line_breaks_after(impl):
     check(impl, "he said: 'hi'", ["he", " said", ":", " '", "hi", "'"], "punctuation keeps one leading space")
 
 
-@concept("unicode-categories")
+@pytest.mark.concept("unicode-categories")
 def test_letters_and_numbers_are_unicode_categories(impl):
     check(
         impl,
@@ -127,7 +125,7 @@ def test_letters_and_numbers_are_unicode_categories(impl):
     check(impl, "Ünïcödé ÀB", ["Ünïcödé", " ÀB"], "accented capitals are letters")
 
 
-@concept("unicode-categories")
+@pytest.mark.concept("unicode-categories")
 def test_whitespace_is_the_unicode_white_space_property(impl):
     check(
         impl,
@@ -199,12 +197,12 @@ def random_texts(ref) -> dict:
 REFERENCE_CASES = (random_texts,)
 
 
-@concept(
-    "pretokenizer-word-prefix",
-    "pretokenizer-contractions",
-    "pretokenizer-digit-groups",
-    "pretokenizer-whitespace",
-    "pretokenizer-punctuation",
+@pytest.mark.concept(
+    "cl100k-word-prefix",
+    "cl100k-contractions",
+    "digit-groups",
+    "whitespace-runs",
+    "punctuation-runs",
     "unicode-categories",
 )
 def test_random_texts_match_tiktoken(impl, reference_cases):
@@ -217,7 +215,7 @@ def test_random_texts_match_tiktoken(impl, reference_cases):
         )
 
 
-@concept("pretokenizer-word-prefix")
+@pytest.mark.concept("cl100k-word-prefix")
 def test_pieces_of_real_prose_and_code(impl):
     text = (
         "The café's owner said: \"We've sold 1,234 croissants since 2019!\"\n\n"

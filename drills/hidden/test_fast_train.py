@@ -18,7 +18,6 @@ import time
 
 import pytest
 
-concept = pytest.mark.concept
 
 RATIO = 5
 SYMBOLS = string.ascii_letters + string.digits + "αβγδεζηθικλμνξοπρστυφχψω" + "абвгдежзийклмнопрстуфхцчшщ"
@@ -84,47 +83,47 @@ def cpu_seconds(run, cap: float | None = None) -> float:
 # ---------------------------------------------------------------- the rules, one small case each
 
 
-@concept("bpe-train-plain")
+@pytest.mark.concept("plain-bpe-training")
 def test_sennrich_example(impl):
     expected = [("s", "t</w>"), ("e", "st</w>"), ("l", "o"), ("w", "est</w>")]
     check(impl, SENNRICH, 4, expected, "the four merges of Sennrich et al.'s example")
 
 
-@concept("heap-tie-order")
+@pytest.mark.concept("heap-tie-order")
 def test_tie_goes_to_the_larger_pair(impl):
     check(impl, {("a", "b"): 1, ("c", "d"): 1}, 1, [("c", "d")], "equal counts: the larger pair ('c', 'd') wins")
     check(impl, {("a", "B"): 2, ("a", "b"): 2}, 1, [("a", "b")], "'b' > 'B': ('a', 'b') wins")
     check(impl, {("x", "ab"): 3, ("x", "a"): 3}, 1, [("x", "ab")], "'ab' > 'a': ('x', 'ab') wins")
 
 
-@concept("incremental-pair-counts")
+@pytest.mark.concept("incremental-pair-counts")
 def test_pairs_destroyed_by_a_merge_lose_their_count(impl):
     word_freqs = {("z", "a", "b"): 10, ("z", "a", "c"): 3, ("a", "b"): 6}
     expected = [("a", "b"), ("z", "ab"), ("z", "a"), ("za", "c")]
     check(impl, word_freqs, 4, expected, "after ('a', 'b') merges, ('z', 'a') counts 3, not 13")
 
 
-@concept("incremental-pair-counts")
+@pytest.mark.concept("incremental-pair-counts")
 def test_overlapping_pairs_are_counted_after_the_merge(impl):
     check(impl, {("a", "a", "a", "a"): 1}, 5, [("a", "a"), ("aa", "aa")], "a a a a: (a, a) merges twice, leaving aa aa")
     check(impl, {("a", "a", "a"): 2, ("b", "a"): 1}, 5, [("a", "a"), ("aa", "a"), ("b", "a")], "a a a gives aa a")
 
 
-@concept("pair-index")
+@pytest.mark.concept("pair-index")
 def test_words_that_gain_a_pair_are_found_by_later_merges(impl):
     word_freqs = {("a", "b", "c"): 5, ("a", "b", "d"): 4, ("x", "y"): 3}
     expected = [("a", "b"), ("ab", "c"), ("ab", "d"), ("x", "y")]
     check(impl, word_freqs, 10, expected, "('ab', 'c') appears only after the first merge")
 
 
-@concept("heap-stale-entries")
+@pytest.mark.concept("heap-stale-entries")
 def test_a_pair_whose_count_fell_to_zero_is_never_merged(impl):
     check(
         impl, {("a", "b", "c"): 3}, 5, [("b", "c"), ("a", "bc")], "after ('b', 'c'), the queued ('a', 'b') has count 0"
     )
 
 
-@concept("bpe-train-plain")
+@pytest.mark.concept("plain-bpe-training")
 def test_stops_after_num_merges_or_when_nothing_is_left(impl):
     check(impl, SENNRICH, 0, [], "no merges asked")
     check(impl, {("a", "b"): 2}, 5, [("a", "b")], "one pair in all: one merge")
@@ -132,7 +131,7 @@ def test_stops_after_num_merges_or_when_nothing_is_left(impl):
     check(impl, {}, 3, [], "the empty corpus")
 
 
-@concept("bpe-train-plain")
+@pytest.mark.concept("plain-bpe-training")
 def test_word_freqs_is_not_modified(impl):
     word_freqs = {("h", "u", "g"): 10, ("p", "u", "g"): 5, ("h", "u", "g", "s"): 5}
     before = dict(word_freqs)
@@ -179,7 +178,7 @@ def big_case(ref) -> list[tuple[str, str]]:
 REFERENCE_CASES = (random_corpora, big_case)
 
 
-@concept("bpe-train-plain", "incremental-pair-counts", "pair-index", "heap-stale-entries", "heap-tie-order")
+@pytest.mark.concept("plain-bpe-training", "incremental-pair-counts", "pair-index", "heap-stale-entries", "heap-tie-order")
 def test_random_corpora_match_the_plain_loop(impl, reference_cases):
     data = reference_cases(random_corpora)
     for number, (word_freqs, num_merges, expected) in enumerate(data["cases"]):
@@ -190,7 +189,7 @@ def test_random_corpora_match_the_plain_loop(impl, reference_cases):
         )
 
 
-@concept("bpe-complexity")
+@pytest.mark.concept("bpe-complexity")
 def test_big_corpus_trains_incrementally(impl, ref, reference_cases):
     expected = reference_cases(big_case)
     corpus = big_corpus()

@@ -17,7 +17,6 @@ import time
 
 import pytest
 
-concept = pytest.mark.concept
 
 RATIO = 5
 LONG_PIECE_BYTES = 5000
@@ -150,13 +149,13 @@ REFERENCE_CASES = (random_toy_cases, random_cl100k_cases, cl100k_text_case, long
 # ---------------------------------------------------------------- the rules, one small case each
 
 
-@concept("bpe-rank-order")
+@pytest.mark.concept("lowest-rank-first")
 def test_no_ranked_pair_leaves_single_bytes(impl):
     got = encode(impl, b"abca", toy({}))
     assert got == [197, 198, 199, 197], f"no pair has a rank: expected [197, 198, 199, 197], got {got}"
 
 
-@concept("bpe-rank-order")
+@pytest.mark.concept("lowest-rank-first")
 def test_empty_piece_gives_an_empty_list_and_one_byte_its_rank(impl):
     ranks = toy({b"ab": 1})
     assert encode(impl, b"", ranks) == [], "an empty piece has no ids: expected []"
@@ -164,7 +163,7 @@ def test_empty_piece_gives_an_empty_list_and_one_byte_its_rank(impl):
     assert got == [197], f"a one-byte piece: expected [197], got {got}"
 
 
-@concept("bpe-rank-order")
+@pytest.mark.concept("lowest-rank-first")
 def test_lowest_rank_joins_first(impl):
     got = encode(impl, b"abc", toy({b"bc": 1, b"ab": 2}))
     assert got == [197, 1], f"b'bc' (rank 1) beats b'ab' (rank 2): expected [197, 1] (a, bc), got {got}"
@@ -172,7 +171,7 @@ def test_lowest_rank_joins_first(impl):
     assert got == [1, 199], f"b'ab' (rank 1) beats b'bc' (rank 2): expected [1, 199] (ab, c), got {got}"
 
 
-@concept("bpe-rank-tie-leftmost")
+@pytest.mark.concept("rank-tie-leftmost")
 def test_tie_goes_to_the_leftmost_pair(impl):
     ranks = toy({b"aa": 1})
     got = encode(impl, b"aaa", ranks)
@@ -181,26 +180,26 @@ def test_tie_goes_to_the_leftmost_pair(impl):
     assert got == [1, 1, 197], f"expected [1, 1, 197] (aa, aa, a), got {got}"
 
 
-@concept("bpe-rank-order")
+@pytest.mark.concept("lowest-rank-first")
 def test_joins_happen_one_at_a_time(impl):
     # After the leftmost "ab" joins, "aba" (rank 5) beats the second "ab" (rank 10).
     got = encode(impl, b"abab", toy({b"ab": 10, b"aba": 5}))
     assert got == [5, 198], f"joining both 'ab' at once is wrong: expected [5, 198] (aba, b), got {got}"
 
 
-@concept("bpe-merge-neighbours")
+@pytest.mark.concept("join-neighbours")
 def test_pair_with_the_left_neighbour_is_queued_after_a_join(impl):
     got = encode(impl, b"xab", toy({b"ab": 1, b"xab": 2}))
     assert got == [2], f"after 'ab' joins, the new pair (x, ab) has rank 2: expected [2], got {got}"
 
 
-@concept("bpe-merge-neighbours")
+@pytest.mark.concept("join-neighbours")
 def test_pair_with_the_right_neighbour_is_queued_after_a_join(impl):
     got = encode(impl, b"abx", toy({b"ab": 1, b"abx": 2}))
     assert got == [2], f"after 'ab' joins, the new pair (ab, x) has rank 2: expected [2], got {got}"
 
 
-@concept("heap-stale-entries")
+@pytest.mark.concept("heap-stale-entries")
 def test_stale_heap_entry_is_skipped(impl):
     # "bc" joins first; the queued pair (a, b) is gone, and joining the parts a + bc has no rank.
     got = encode(impl, b"abc", toy({b"bc": 1, b"ab": 2}))
@@ -210,7 +209,7 @@ def test_stale_heap_entry_is_skipped(impl):
     assert got == [197, 2], f"(a, b) is stale once b joined c and d: expected [197, 2] (a, bcd), got {got}"
 
 
-@concept("heap-stale-entries")
+@pytest.mark.concept("heap-stale-entries")
 def test_chain_of_joins_reaches_the_whole_piece(impl):
     # After "bc" joins, the queued (c, d) is stale; (bc, d) has rank 3 and then (a, bcd) rank 5.
     ranks = toy({b"bc": 1, b"cd": 2, b"bcd": 3, b"abc": 4, b"abcd": 5})
@@ -218,7 +217,7 @@ def test_chain_of_joins_reaches_the_whole_piece(impl):
     assert got == [5], f"expected [5] (bc, then bcd, then abcd), got {got}"
 
 
-@concept("bpe-rank-order")
+@pytest.mark.concept("lowest-rank-first")
 def test_ranks_are_not_modified(impl):
     ranks = toy({b"ab": 3, b"bc": 2, b"abc": 4, b"cd": 1})
     before = dict(ranks)
@@ -233,7 +232,7 @@ def test_ranks_are_not_modified(impl):
 # ---------------------------------------------------------------- differential and real-vocabulary
 
 
-@concept("bpe-rank-order", "bpe-rank-tie-leftmost", "heap-stale-entries")
+@pytest.mark.concept("lowest-rank-first", "rank-tie-leftmost", "heap-stale-entries")
 def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases):
     data = reference_cases(random_toy_cases)
     for number, (piece, ranks, expected) in enumerate(data["cases"]):
@@ -244,14 +243,14 @@ def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases
         )
 
 
-@concept("bpe-rank-order")
+@pytest.mark.concept("lowest-rank-first")
 def test_cl100k_known_ids(impl):
     ranks = cl100k_ranks()
     got = encode(impl, b"hello", ranks) + encode(impl, b" world", ranks)
     assert got == [15339, 1917], f"cl100k_base 'hello', ' world': expected [15339, 1917], got {got}"
 
 
-@concept("bpe-rank-order")
+@pytest.mark.concept("lowest-rank-first")
 def test_cl100k_text_matches_tiktoken(impl, reference_cases):
     pieces, expected = reference_cases(cl100k_text_case)
     ranks = cl100k_ranks()
@@ -259,7 +258,7 @@ def test_cl100k_text_matches_tiktoken(impl, reference_cases):
     assert got == expected, f"cl100k_base ids of {TEXT!r} (pieces {pieces}):\nexpected {expected}\ngot      {got}"
 
 
-@concept("bpe-rank-order", "heap-stale-entries")
+@pytest.mark.concept("lowest-rank-first", "heap-stale-entries")
 def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases):
     data = reference_cases(random_cl100k_cases)
     ranks = cl100k_ranks()
@@ -271,7 +270,7 @@ def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases):
         )
 
 
-@concept("bpe-complexity")
+@pytest.mark.concept("bpe-complexity")
 def test_long_piece_takes_n_log_n_time(impl, ref, reference_cases):
     piece, expected = reference_cases(long_piece_case)
     ranks = cl100k_ranks()

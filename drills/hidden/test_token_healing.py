@@ -18,7 +18,6 @@ import time
 
 import pytest
 
-concept = pytest.mark.concept
 
 RATIO = 5
 VOCAB = {
@@ -97,28 +96,28 @@ def cpu_seconds_within(budget: float, chunks) -> tuple[float, int]:
 # ---------------------------------------------------------------- allowed
 
 
-@concept("trie-prefix-query")
+@pytest.mark.concept("trie-prefix-query")
 def test_allowed_tokens_start_with_the_remaining_bytes(impl):
     check_allowed(impl, b":", [3, 6, 7], "':', ':/' and '://' all start with ':'")
 
 
-@concept("trie-prefix-query")
+@pytest.mark.concept("trie-prefix-query")
 def test_allowed_includes_tokens_that_are_a_prefix_of_the_remaining_bytes(impl):
     check_allowed(impl, b"://x", [3, 6, 7], "':', ':/' and '://' are prefixes of '://x' (no token starts with it)")
 
 
-@concept("trie-prefix-query")
+@pytest.mark.concept("trie-prefix-query")
 def test_allowed_excludes_tokens_that_share_only_a_first_byte(impl):
     check_allowed(impl, b"ht", [0, 5, 9, 12], "'h' is a prefix, 'ht', 'http', 'https' extend it; 'hx' is neither")
 
 
-@concept("trie-prefix-query")
+@pytest.mark.concept("trie-prefix-query")
 def test_allowed_collects_tokens_below_other_tokens(impl):
     check_allowed(impl, b"htt", [0, 5, 9, 12], "'https' lies below 'http' in the trie: both start with 'htt'")
     check_allowed(impl, b"tp:", [1, 10], "'t' and 'tp' are prefixes of 'tp:'; no token starts with it")
 
 
-@concept("trie-prefix-query")
+@pytest.mark.concept("trie-prefix-query")
 def test_allowed_ids_come_in_ascending_order(impl):
     healer = impl.TokenHealer({b"a": 5, b"ab": 3, b"abc": 1, b"b": 4, b"c": 2})
     got = allowed(healer, b"a")
@@ -127,7 +126,7 @@ def test_allowed_ids_come_in_ascending_order(impl):
     assert got == [1, 3, 5], f"'a', 'ab', 'abc' are prefixes of 'abcx': expected [1, 3, 5], got {got}"
 
 
-@concept("trie-prefix-query")
+@pytest.mark.concept("trie-prefix-query")
 def test_allowed_with_no_match_is_empty(impl):
     check_allowed(impl, b"zz", [], "no token starts with or is a prefix of 'zz'")
 
@@ -135,14 +134,14 @@ def test_allowed_with_no_match_is_empty(impl):
 # ---------------------------------------------------------------- heal
 
 
-@concept("token-healing")
+@pytest.mark.concept("token-healing")
 def test_heal_lets_the_model_re_choose_the_last_token(impl):
     got, calls = heal(impl.TokenHealer(dict(VOCAB)), [5, 3], [7])
     assert calls == [[3, 6, 7]], f"'http' ':' healed: choose() should get [3, 6, 7] once, got calls {calls}"
     assert got == [5, 7], f"the pick '://' (7) replaces ':' (3): expected [5, 7], got {got}"
 
 
-@concept("token-healing")
+@pytest.mark.concept("token-healing")
 def test_heal_continues_until_the_removed_bytes_are_spelled(impl):
     got, calls = heal(impl.TokenHealer(dict(VOCAB)), [5, 3], [9, 10, 7], back=2)
     expected_calls = [[0, 5, 9], [1, 10], [3, 6, 7]]
@@ -150,14 +149,14 @@ def test_heal_continues_until_the_removed_bytes_are_spelled(impl):
     assert got == [9, 10, 7], f"expected [9, 10, 7] ('ht', 'tp', '://'), got {got}"
 
 
-@concept("token-healing")
+@pytest.mark.concept("token-healing")
 def test_back_beyond_the_prompt_heals_all_of_it(impl):
     got, calls = heal(impl.TokenHealer(dict(VOCAB)), [9, 2], [0, 1, 2], back=5)
     assert calls == [[0, 9], [1, 10], [2]], f"back=5 with two ids removes both ('htp'): got calls {calls}"
     assert got == [0, 1, 2], f"expected [0, 1, 2], got {got}"
 
 
-@concept("token-healing")
+@pytest.mark.concept("token-healing")
 def test_back_zero_returns_a_copy_without_asking_the_model(impl):
     ids = [5, 3]
     got, calls = heal(impl.TokenHealer(dict(VOCAB)), ids, [], back=0)
@@ -165,14 +164,14 @@ def test_back_zero_returns_a_copy_without_asking_the_model(impl):
     assert got is not ids, "heal must return a new list, not the caller's"
 
 
-@concept("token-healing")
+@pytest.mark.concept("token-healing")
 def test_a_pick_that_is_not_allowed_raises_value_error(impl):
     healer = impl.TokenHealer(dict(VOCAB))
     with pytest.raises(ValueError):
         healer.heal([5, 3], ScriptedModel([15]))
 
 
-@concept("token-healing")
+@pytest.mark.concept("token-healing")
 def test_arguments_are_not_modified(impl):
     vocab, ids = dict(VOCAB), [11, 5, 3]
     before = (dict(vocab), list(ids))
@@ -224,7 +223,7 @@ def cl100k_healer(impl):
     return impl.TokenHealer(cl100k_ranks())
 
 
-@concept("token-healing", "trie-prefix-query")
+@pytest.mark.concept("token-healing", "trie-prefix-query")
 def test_real_prompts_heal_over_cl100k(cl100k_healer, reference_cases):
     for prompt, ids, last, expected, model_pick in reference_cases(real_cases)["prompts"]:
         got = allowed(cl100k_healer, last)
@@ -238,7 +237,7 @@ def test_real_prompts_heal_over_cl100k(cl100k_healer, reference_cases):
         )
 
 
-@concept("trie-prefix-query")
+@pytest.mark.concept("trie-prefix-query")
 def test_allowed_answers_from_the_trie_not_a_scan(impl, ref, cl100k_healer, reference_cases):
     data = reference_cases(real_cases)
     queries, answers = data["queries"], data["answers"]
