@@ -15,7 +15,6 @@ import random
 
 import pytest
 
-
 META = "\u2581"
 NORMAL = [META, f"{META}the", f"{META}cat", "s", f"{META}日", "a", "t", "e", f"{META}{META}", "é", "ing", f"{META}is"]
 PIECES = ["<unk>", "<s>", "</s>", *(f"<0x{b:02X}>" for b in range(256)), *NORMAL]

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import gc
 import random
-import time
+import resource
 
 import pytest
 
-
 RATIO = 5
+QUERIES = 3000  # allowed() calls timed together, so that the reference needs tens of milliseconds
 VOCAB = {
     b"h": 0, b"t": 1, b"p": 2, b":": 3, b"/": 4, b"http": 5, b":/": 6, b"://": 7, b"//": 8,
     b"ht": 9, b"tp": 10, b"s": 11, b"https": 12, b"s:": 13, b"hx": 14, b"x": 15,
@@ -63,14 +63,21 @@ def check_allowed(impl, remaining: bytes, expected: list[int], rule: str) -> Non
     )
 
 
+def cpu_clock() -> float:
+    """CPU seconds used by this process, from getrusage (microsecond steps everywhere; under an
+    RLIMIT_CPU limit, as in the sandbox, time.process_time() only moves at scheduler ticks)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def cpu_seconds(run) -> float:
     """CPU time of ``run()`` in this process, with the garbage collector paused."""
     gc.collect()
     gc.disable()
     try:
-        start = time.process_time()
+        start = cpu_clock()
         run()
-        return time.process_time() - start
+        return cpu_clock() - start
     finally:
         gc.enable()
 
@@ -82,9 +89,9 @@ def cpu_seconds_within(budget: float, chunks) -> tuple[float, int]:
     spent, done = 0.0, 0
     try:
         for chunk in chunks:
-            start = time.process_time()
+            start = cpu_clock()
             chunk()
-            spent += time.process_time() - start
+            spent += cpu_clock() - start
             done += 1
             if spent > budget:
                 break
@@ -210,9 +217,10 @@ def real_cases(ref) -> dict:
     rng = random.Random(99)
     tokens = sorted(t for t in cl100k_ranks() if len(t) >= 3)
     queries = [
-        rng.choice(tokens) + bytes(rng.choice(b"abcxyz.:") for _ in range(rng.randint(0, 2))) for _ in range(300)
+        rng.choice(tokens) + bytes(rng.choice(b"abcxyz.:") for _ in range(rng.randint(0, 2))) for _ in range(QUERIES)
     ]
-    return {"prompts": prompts, "queries": queries, "answers": [healer.allowed(q) for q in queries]}
+    answers = [healer.allowed(q) for q in queries[:20]]
+    return {"prompts": prompts, "queries": queries, "answers": answers, "healer": healer}
 
 
 REFERENCE_CASES = (real_cases,)
@@ -238,21 +246,21 @@ def test_real_prompts_heal_over_cl100k(cl100k_healer, reference_cases):
 
 
 @pytest.mark.concept("trie-prefix-query")
-def test_allowed_answers_from_the_trie_not_a_scan(impl, ref, cl100k_healer, reference_cases):
+def test_allowed_answers_from_the_trie_not_a_scan(cl100k_healer, reference_cases):
     data = reference_cases(real_cases)
     queries, answers = data["queries"], data["answers"]
     for query, expected in zip(queries[:20], answers):
         got = allowed(cl100k_healer, query)
         assert got == expected, f"allowed({query!r}) over cl100k_base: expected {expected}, got {got}"
-    reference_healer = ref.TokenHealer(cl100k_ranks())
+    reference_healer = data["healer"]  # built with the cases, outside the submission's run
     reference = min(cpu_seconds(lambda: [reference_healer.allowed(q) for q in queries]) for _ in range(3))
     budget = RATIO * reference
     chunks = [
-        lambda part=queries[i : i + 20]: [cl100k_healer.allowed(q) for q in part] for i in range(0, len(queries), 20)
+        lambda part=queries[i : i + 10]: [cl100k_healer.allowed(q) for q in part] for i in range(0, len(queries), 10)
     ]
     spent, done = cpu_seconds_within(budget, chunks)
     assert spent <= budget, (
-        f"{min(20 * done, len(queries))} of {len(queries)} allowed() queries over cl100k_base took {spent:.3f} s of CPU, more than "
+        f"{min(10 * done, len(queries))} of {len(queries)} allowed() queries over cl100k_base took {spent:.3f} s of CPU, more than "
         f"{RATIO}x the reference's {reference:.3f} s for all of them: walk a trie (or bisect a sorted list) "
         f"instead of scanning the {len(cl100k_ranks())} tokens"
     )
