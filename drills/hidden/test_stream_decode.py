@@ -47,7 +47,9 @@ def run(impl, token_bytes: dict[int, bytes], ids: list[int], stop=()) -> tuple[l
         shown.append(text)
     last = decoder.finish()
     assert type(last) is str, f"finish() must return a str, got {type(last).__name__}: {last!r}"
-    return shown, last, decoder.stopped
+    stopped = decoder.stopped
+    assert type(stopped) is bool, f"stopped must be a bool, got {type(stopped).__name__}: {stopped!r}"
+    return shown, last, stopped
 
 
 def stream(impl, tokens: list[bytes], stop=()) -> tuple[list[str], str, bool]:

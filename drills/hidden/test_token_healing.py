@@ -44,6 +44,7 @@ class ScriptedModel:
 def allowed(healer, remaining: bytes) -> list[int]:
     got = healer.allowed(remaining)
     assert type(got) is list, f"allowed({remaining!r}) must return a list, got {type(got).__name__}: {got!r}"
+    assert all(type(i) is int for i in got), f"allowed({remaining!r}) must return ids (int), got {got[:10]!r}"
     return got
 
 
