@@ -38,8 +38,8 @@ def learn_merges_fast(word_freqs: dict[tuple[str, ...], int], num_merges: int) -
     merges: list[Pair] = []
     while heap and len(merges) < num_merges:
         negative_count, _, best = heapq.heappop(heap)
-        if counts[best] != -negative_count or counts[best] == 0:
-            continue  # stale: the count changed after this entry was pushed
+        if counts[best] != -negative_count:
+            continue  # stale: the count changed after this entry was pushed (counts pushed are never 0)
         merges.append(best)
         changed: set[Pair] = set()
         for index in where.pop(best):

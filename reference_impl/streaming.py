@@ -31,11 +31,10 @@ def incomplete_utf8_tail(data: bytes) -> int:
         if back >= length:
             return 0  # the sequence has all its bytes (or too many): nothing to wait for
         if back >= 2:
-            # After these lead bytes the second byte has a narrower range; outside it the
+            # After E0, ED, F0 and F4 the second byte has a narrower range; outside it the
             # sequence would be an overlong form, a surrogate or above U+10FFFF.
-            low, high = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}.get(
-                lead, (0x80, 0xBF)
-            )
+            narrower = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
+            low, high = narrower.get(lead, (0x80, 0xBF))
             if not low <= data[-back + 1] <= high:
                 return 0
         return back
