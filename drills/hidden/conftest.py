@@ -77,8 +77,3 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                 answers[key] = builder(_reference())
             except Exception:  # noqa: BLE001 - the test that needs it builds it again and reports why
                 pass
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Register ``@pytest.mark.concept(...)``: the concepts (ids from concepts.yaml) a test checks."""
-    config.addinivalue_line("markers", "concept(*names): the concepts a hidden test checks")
