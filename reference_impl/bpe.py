@@ -13,9 +13,9 @@ from collections import Counter
 Pair = tuple[str, str]
 
 
-def count_pairs(word_freqs: dict[tuple[str, ...], int]) -> Counter:
+def count_pairs(word_freqs: dict[tuple[str, ...], int]) -> Counter[Pair]:
     """Count each adjacent symbol pair, each occurrence weighted by its word's frequency."""
-    counts: Counter = Counter()
+    counts: Counter[Pair] = Counter()
     for word, freq in word_freqs.items():
         for left, right in zip(word, word[1:]):
             counts[left, right] += freq
@@ -80,7 +80,8 @@ class BPETokenizer:
 
     After ``train`` the vocabulary holds, in id order: the unknown token, every training character
     bare (sorted), every training character with the marker (sorted), then one symbol per merge in
-    the order learned (a merge whose string is already in the vocabulary adds nothing).
+    the order learned. A merge whose string is already in the vocabulary keeps that string's id and
+    adds nothing, so ids stay 0..n-1.
     """
 
     def __init__(self, end_of_word: str = "</w>", unk_token: str = "<unk>") -> None:

@@ -43,7 +43,8 @@ class ByteLevelBPE:
     """Byte-level BPE: ``PRETOKENIZE`` chunks, UTF-8 bytes shown via ``bytes_to_unicode``.
 
     The base vocabulary is exactly the 256 byte symbols (id = byte value); merged symbols follow
-    in the order learned. Nothing is ever unknown, so there is no unknown token.
+    in the order learned (under the same rule as word-level BPE: a string already in the
+    vocabulary keeps its id). Nothing is ever unknown, so there is no unknown token.
     """
 
     def __init__(self) -> None:

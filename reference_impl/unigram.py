@@ -4,7 +4,8 @@ A vocabulary is a dict piece -> log-probability. A word's segmentation is scored
 its pieces' log-probabilities; :func:`viterbi_segment` finds the best one by dynamic programming
 over prefix lengths. :func:`unigram_em_step` re-estimates the probabilities from the best
 segmentations (hard EM; SentencePiece uses soft forward-backward counts), and
-:func:`unigram_prune` drops the multi-character pieces the corpus likelihood misses least.
+:func:`unigram_prune` drops the multi-character pieces the corpus likelihood misses least. Both
+keep every single character, so a word made of known characters always stays segmentable.
 """
 
 from __future__ import annotations
@@ -48,14 +49,18 @@ def viterbi_segment(word: str, log_probs: dict[str, float]) -> tuple[list[str], 
 
 def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> dict[str, float]:
     """One hard-EM step: count pieces in each word's Viterbi split (times the word's frequency),
-    then return log(count / total count) for every piece of ``log_probs`` that was used.
+    then return log(count / total count) for every piece of ``log_probs`` with a count.
 
-    Pieces with a zero count are left out; unsegmentable words contribute nothing.
+    A single character that no split uses gets a floor count of 1, so it stays; a
+    multi-character piece with a zero count is left out. Unsegmentable words contribute nothing.
     """
     usage: Counter[str] = Counter()
     for word, freq in word_freqs.items():
         for piece in viterbi_segment(word, log_probs)[0]:
             usage[piece] += freq
+    for piece in log_probs:
+        if len(piece) == 1 and usage[piece] == 0:
+            usage[piece] = 1  # the floor: single characters never drop out
     total = sum(usage.values())
     return {piece: math.log(usage[piece] / total) for piece in log_probs if usage[piece] > 0}
 

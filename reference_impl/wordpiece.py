@@ -31,14 +31,17 @@ class WordPieceTokenizer:
 
         The starting vocabulary is the unknown token followed by the sorted set of initial
         symbols; it is kept whole even if it is larger than ``vocab_size``. Merging stops early
-        when no adjacent pair is left. Ids follow insertion order.
+        when no adjacent pair is left. Ids follow insertion order; a merge whose token is already
+        in the vocabulary keeps that token's id and adds nothing, so ids stay 0..n-1.
         """
         words: dict[tuple[str, ...], int] = {}
         for word, freq in Counter(corpus.split()).items():
             # "hug" -> ("h", "##u", "##g"): only the first character stands bare
             words[tuple(ch if pos == 0 else self.prefix + ch for pos, ch in enumerate(word))] = freq
-        tokens: list[str] = [self.unk, *sorted({s for symbols in words for s in symbols})]
-        while len(tokens) < vocab_size:
+        vocab: dict[str, int] = {}
+        for token in [self.unk, *sorted({s for symbols in words for s in symbols})]:
+            vocab.setdefault(token, len(vocab))
+        while len(vocab) < vocab_size:
             symbol_freq: Counter[str] = Counter()
             pair_freq: Counter[tuple[str, str]] = Counter()
             for symbols, freq in words.items():
@@ -68,9 +71,9 @@ class WordPieceTokenizer:
                         i += 1
                 merged[tuple(out)] = freq
             words = merged
-            tokens.append(joined)
-        self.vocab = {token: index for index, token in enumerate(tokens)}
-        self.inv_vocab = {index: token for token, index in self.vocab.items()}
+            vocab.setdefault(joined, len(vocab))
+        self.vocab = vocab
+        self.inv_vocab = {index: token for token, index in vocab.items()}
 
     def tokenize_word(self, word: str) -> list[str]:
         """Split one word greedily, longest vocabulary match first, from the left.

@@ -5,17 +5,18 @@
 # repository in a scratch directory: the working tree is never touched. Configuration lives in
 # the [tool.mutmut] section of pyproject.toml.
 #
-# Usage: scripts/mutation.sh [SCRATCH_DIR]     (default /tmp/tokdrill-mutation; wiped first)
-# Env:   PYTHON (default /work/venv/bin/python if present, else python3),
-#        MAX_CHILDREN (default 2 parallel workers).
+# Usage: scripts/mutation.sh [SCRATCH_DIR]     (default: a new temporary directory)
+# Env:   PYTHON        interpreter with tokdrill's test and mutation extras installed
+#                      (default: the repository's .venv/bin/python if there is one, else python3)
+#        MAX_CHILDREN  parallel mutmut workers (default 2)
 # Output: every mutant's status, each survivor re-checked against the full hidden suite (with
-#         its diff if it still survives), and a one-line summary.
-# See docs/mutation.md for the last measured run and why each survivor survives.
+#         its diff if it still survives), and a one-line summary with the elapsed time.
+# docs/mutation.md explains how to read the result and lists the last run's survivors.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-scratch="${1:-/tmp/tokdrill-mutation}"
-if [[ -x /work/venv/bin/python ]]; then default_python=/work/venv/bin/python; else default_python=python3; fi
+scratch="${1:-$(mktemp -d "${TMPDIR:-/tmp}/tokdrill-mutation.XXXXXX")}"
+if [[ -x "$repo/.venv/bin/python" ]]; then default_python="$repo/.venv/bin/python"; else default_python=python3; fi
 python="${PYTHON:-$default_python}"
 max_children="${MAX_CHILDREN:-2}"
 

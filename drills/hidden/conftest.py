@@ -1,4 +1,8 @@
-"""Fixtures every hidden test receives.
+"""Fixtures and markers every hidden test receives.
+
+Every hidden test names the concept(s) it checks with ``@pytest.mark.concept("merge-order")``; the
+ids come from the concept vocabulary (``questions/concepts.yaml``), and a failed test's concepts
+tell the user what to review.
 
 ``impl`` is the implementation under test: the user's submission when the grader registered
 one (plugin ``tokdrill-submission``), else the project's own ``reference_impl``. ``ref`` is
@@ -17,7 +21,8 @@ the first test that asks for it, against whatever ``reference_impl`` is loaded a
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TypeVar, cast
 
 import pytest
 
@@ -25,6 +30,10 @@ GRADER_PLUGIN = "tokdrill-submission"
 _ANSWERS = pytest.StashKey[dict[str, object]]()
 
 CaseBuilder = Callable[[types.ModuleType], object]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "concept(*ids): the concept(s) from the concept vocabulary this test checks")
 
 
 def _reference() -> types.ModuleType:
@@ -46,6 +55,35 @@ def ref() -> types.ModuleType:
 def impl(request: pytest.FixtureRequest, ref: types.ModuleType) -> types.ModuleType:
     provider = request.config.pluginmanager.get_plugin(GRADER_PLUGIN)
     return provider.module if provider is not None else ref
+
+
+def _short_repr(value: object, limit: int = 300) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + " ...)"
+
+
+T = TypeVar("T")
+
+
+def check_returns(value: T, kind: type | tuple[type, ...], call: str, items: type | None = None) -> T:
+    """``value`` if it is a ``kind`` (and each element an ``items``, when given); else a failure
+    that names the call, what it should return and what came back. Never converts anything."""
+    __tracebackhide__ = True  # the failure is reported at the test's line, not here
+    want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+    assert isinstance(value, kind), f"{call} must return a {want}, got {type(value).__name__}: {_short_repr(value)}"
+    if items is not None:
+        wrong = [item for item in cast(Iterable[object], value) if not isinstance(item, items)]
+        assert not wrong, (
+            f"{call} must return a {want} of {items.__name__}, got an element of type "
+            f"{type(wrong[0]).__name__}: {_short_repr(wrong[0])}"
+        )
+    return value
+
+
+@pytest.fixture(scope="session")
+def returns() -> Callable[..., object]:
+    """``returns(value, tuple, "merge_pair(...)")``: see :func:`check_returns`."""
+    return check_returns
 
 
 @pytest.fixture(scope="session")

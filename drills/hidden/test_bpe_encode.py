@@ -1,12 +1,15 @@
 """Hidden tests for the `bpe-encode` drill: apply_merges, BPETokenizer.train, BPETokenizer.tokenize.
 
-``BPETokenizer.train`` must leave ``merges`` (list of pairs in learned order), ``ranks`` (pair ->
-position in ``merges``) and ``vocab``/``inv_vocab`` behind; ``tokenize`` returns the pieces.
+``BPETokenizer.train`` must leave ``merges`` (list of pair tuples in learned order), ``ranks`` (dict
+pair -> position in ``merges``) and ``vocab``/``inv_vocab`` (dicts) behind; ``apply_merges`` returns
+a tuple and ``tokenize`` a list of pieces. Types are checked exactly, nothing is converted.
 """
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 SENNRICH_CORPUS = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
 # learn_merges on the Sennrich words, marker on the last character, ties to the larger pair.
@@ -30,8 +33,8 @@ SENNRICH_CHARS = sorted("lowernstid")  # d e i l n o r s t w
 SENNRICH_ALPHABET = ["<unk>", *SENNRICH_CHARS, *(c + "</w>" for c in SENNRICH_CHARS)]
 
 
-def apply(impl, symbols, ranks) -> tuple[str, ...]:
-    return tuple(impl.apply_merges(tuple(symbols), ranks))
+def apply(impl, returns, symbols: tuple[str, ...], ranks: dict[tuple[str, str], int]) -> tuple[str, ...]:
+    return returns(impl.apply_merges(symbols, ranks), tuple, f"apply_merges({symbols}, {ranks})")
 
 
 def trained(impl, corpus: str, vocab_size: int, **kwargs):
@@ -40,33 +43,61 @@ def trained(impl, corpus: str, vocab_size: int, **kwargs):
     return tok
 
 
+def merges_of(tok, returns, where: str) -> list[tuple[str, str]]:
+    return returns(tok.merges, list, f"{where}: self.merges", items=tuple)
+
+
+def vocab_of(tok, returns, where: str) -> dict[str, int]:
+    return returns(tok.vocab, dict, f"{where}: self.vocab")
+
+
+def pieces_of(tok, returns, text: str) -> list[str]:
+    return returns(tok.tokenize(text), list, f"tokenize({text!r})", items=str)
+
+
 def random_corpus(rng: random.Random, alphabet: str) -> str:
     words = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 7))) for _ in range(rng.randint(1, 9))]
     return " ".join(rng.choice(words) for _ in range(rng.randint(0, 40)))
 
 
+@pytest.mark.concept("return-types")
+def test_return_types_are_the_documented_ones(impl, returns):
+    apply(impl, returns, ("a", "b"), {("a", "b"): 0})
+    tok = trained(impl, "ab ab", 10)
+    where = "after train('ab ab', 10)"
+    merges_of(tok, returns, where)
+    returns(tok.ranks, dict, f"{where}: self.ranks")
+    vocab_of(tok, returns, where)
+    returns(tok.inv_vocab, dict, f"{where}: self.inv_vocab")
+    pieces_of(tok, returns, "ab")
+
+
 # ---------------------------------------------------------------- apply_merges
 
 
-def test_apply_merges_takes_lowest_rank_first_not_leftmost(impl):
+@pytest.mark.concept("merge-order")
+def test_apply_merges_takes_lowest_rank_first_not_leftmost(impl, returns):
     ranks = {("a", "b"): 1, ("b", "c"): 0}
-    got = apply(impl, ("a", "b", "c"), ranks)
+    got = apply(impl, returns, ("a", "b", "c"), ranks)
     assert got == ("a", "bc"), f"(b, c) has rank 0: expected ('a', 'bc'), got {got}"
 
 
-def test_apply_merges_takes_lowest_rank_first_not_highest(impl):
+@pytest.mark.concept("merge-order")
+def test_apply_merges_takes_lowest_rank_first_not_highest(impl, returns):
     ranks = {("b", "c"): 1, ("a", "b"): 0}
-    got = apply(impl, ("a", "b", "c"), ranks)
+    got = apply(impl, returns, ("a", "b", "c"), ranks)
     assert got == ("ab", "c"), f"(a, b) has rank 0: expected ('ab', 'c'), got {got}"
 
 
-def test_apply_merges_ignores_dict_insertion_order(impl):
+@pytest.mark.concept("merge-order")
+def test_apply_merges_ignores_dict_insertion_order(impl, returns):
     ranks = {("x", "y"): 2, ("c", "d"): 1, ("b", "c"): 0, ("a", "b"): 3}
-    got = apply(impl, ("a", "b", "c", "d"), ranks)
-    assert got == ("a", "bc", "d"), f"expected ('a', 'bc', 'd'), got {got}"
+    got = apply(impl, returns, ("a", "b", "c", "d"), ranks)
+    assert got == ("a", "bc", "d"), f"apply_merges(('a', 'b', 'c', 'd'), {ranks}): expected ('a', 'bc', 'd'), got {got}"
 
 
-def test_apply_merges_replays_the_dependency_chain(impl):
+@pytest.mark.concept("merge-order")
+def test_apply_merges_replays_the_dependency_chain(impl, returns):
     for word, expected in [
         ("newest", ("newest</w>",)),
         ("widest", ("widest</w>",)),
@@ -75,49 +106,72 @@ def test_apply_merges_replays_the_dependency_chain(impl):
         ("slow", ("s", "low</w>")),
     ]:
         symbols = (*word[:-1], word[-1] + "</w>")
-        got = apply(impl, symbols, SENNRICH_RANKS)
+        got = apply(impl, returns, symbols, dict(SENNRICH_RANKS))
         assert got == expected, f"{word!r} with the Sennrich merges: expected {expected}, got {got}"
 
 
-def test_apply_merges_revisits_a_lower_rank_pair_formed_late(impl):
+@pytest.mark.concept("recount-after-merge")
+def test_apply_merges_revisits_a_lower_rank_pair_formed_late(impl, returns):
     # (abc, d) has a lower rank than (ab, c), but only exists once (ab, c) has been applied.
     ranks = {("a", "b"): 0, ("b", "c"): 1, ("a", "bc"): 2, ("abc", "d"): 3, ("ab", "c"): 4}
-    got = apply(impl, ("a", "b", "c", "d"), ranks)
-    assert got == ("abcd",), f"expected ('abcd',), got {got}"
+    got = apply(impl, returns, ("a", "b", "c", "d"), ranks)
+    assert got == ("abcd",), f"apply_merges(('a', 'b', 'c', 'd'), {ranks}): expected ('abcd',), got {got}"
 
 
-def test_apply_merges_handles_overlapping_pairs_left_to_right(impl):
+@pytest.mark.concept("merge-no-overlap")
+def test_apply_merges_handles_overlapping_pairs_left_to_right(impl, returns):
     cases = [
         (("a", "a", "a"), {("a", "a"): 0}, ("aa", "a")),
         (("a", "a", "a"), {("a", "a"): 0, ("aa", "a"): 1}, ("aaa",)),
         (("a", "a", "a", "a", "a"), {("a", "a"): 0, ("aa", "aa"): 1}, ("aaaa", "a")),
     ]
     for symbols, ranks, expected in cases:
-        got = apply(impl, symbols, ranks)
+        got = apply(impl, returns, symbols, ranks)
         assert got == expected, f"apply_merges({symbols}, {ranks}): expected {expected}, got {got}"
 
 
-def test_apply_merges_matches_whole_symbols_only(impl):
+@pytest.mark.concept("whole-symbol-match")
+def test_apply_merges_matches_whole_symbols_only(impl, returns):
     ranks = {("a", "b"): 0}
     for symbols in [("ca", "b"), ("a", "bc"), ("ab", "b")]:
-        got = apply(impl, symbols, ranks)
+        got = apply(impl, returns, symbols, ranks)
         assert got == symbols, f"apply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
 
 
-def test_apply_merges_without_applicable_ranks_returns_input(impl):
+@pytest.mark.concept("empty-inputs")
+def test_apply_merges_without_applicable_ranks_returns_input(impl, returns):
     for symbols, ranks in [
         ((), {("a", "b"): 0}),
         (("a",), {("a", "b"): 0}),
         (("a", "b"), {}),
         (("b", "a"), {("a", "b"): 0}),
     ]:
-        got = apply(impl, symbols, ranks)
+        got = apply(impl, returns, symbols, ranks)
         assert got == symbols, f"apply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
+
+
+@pytest.mark.concept("inputs-unchanged")
+def test_apply_merges_leaves_the_ranks_unchanged_for_the_next_word(impl, returns):
+    # A tokenizer encodes word after word with one ranks table: an encoder that deletes (or
+    # re-ranks) the pairs it has used breaks every later word.
+    ranks = dict(SENNRICH_RANKS)
+    for word, expected in [("newest", ("newest</w>",)), ("widest", ("widest</w>",)), ("newest", ("newest</w>",))]:
+        symbols = (*word[:-1], word[-1] + "</w>")
+        got = apply(impl, returns, symbols, ranks)
+        assert got == expected, (
+            f"{word!r} encoded after earlier words with the same ranks: expected {expected}, got {got}"
+        )
+    assert ranks == SENNRICH_RANKS, (
+        f"apply_merges changed the caller's ranks:\nexpected {SENNRICH_RANKS}\ngot      {ranks}"
+    )
+
+
+APPLY_MERGES_SEED = 404
 
 
 def apply_merges_cases(ref) -> list[tuple[dict[tuple[str, str], int], list[tuple[tuple[str, ...], tuple[str, ...]]]]]:
     """Merge tables the reference learned on random words, each with words to encode."""
-    rng = random.Random(404)
+    rng = random.Random(APPLY_MERGES_SEED)
     cases = []
     for _ in range(60):
         alphabet = rng.choice(["ab", "abc", "abcd"])
@@ -130,115 +184,168 @@ def apply_merges_cases(ref) -> list[tuple[dict[tuple[str, str], int], list[tuple
         for _ in range(6):
             word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 10)))
             symbols = (*word[:-1], word[-1] + "</w>")
-            words.append((symbols, tuple(ref.apply_merges(symbols, ranks))))
+            words.append((symbols, tuple(ref.apply_merges(symbols, dict(ranks)))))
         cases.append((ranks, words))
     return cases
 
 
-def test_apply_merges_matches_reference_on_random_trained_tables(impl, reference_cases):
+@pytest.mark.concept("merge-order")
+def test_apply_merges_matches_reference_on_random_trained_tables(impl, returns, reference_cases):
     for case, (ranks, words) in enumerate(reference_cases(apply_merges_cases)):
         for symbols, expected in words:
-            got = apply(impl, symbols, dict(ranks))
+            got = apply(impl, returns, symbols, dict(ranks))
             assert got == expected, (
-                f"case {case}, apply_merges({symbols}, {ranks}):\nexpected {expected}\ngot      {got}"
+                f"random case {case} (seed {APPLY_MERGES_SEED}), apply_merges({symbols}, {ranks}):\n"
+                f"expected {expected}\ngot      {got}"
             )
 
 
 # ---------------------------------------------------------------- BPETokenizer.train
 
 
-def test_train_learns_the_sennrich_merges_and_ranks(impl):
+@pytest.mark.concept("end-of-word-marker")
+def test_train_learns_the_sennrich_merges_and_ranks(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, len(SENNRICH_ALPHABET) + 6)
-    got = [tuple(p) for p in tok.merges]
+    got = merges_of(tok, returns, "Sennrich corpus")
     assert got == SENNRICH_MERGES[:6], f"expected merges {SENNRICH_MERGES[:6]}, got {got}"
     expected_ranks = {pair: r for r, pair in enumerate(SENNRICH_MERGES[:6])}
-    assert dict(tok.ranks) == expected_ranks, f"expected ranks {expected_ranks}, got {tok.ranks}"
+    assert tok.ranks == expected_ranks, f"expected ranks {expected_ranks}, got {tok.ranks}"
 
 
-def test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges(impl):
+@pytest.mark.concept("vocab-id-layout")
+def test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, len(SENNRICH_ALPHABET) + 3)
     tokens = [*SENNRICH_ALPHABET, "st</w>", "est</w>", "lo"]
     expected = {t: i for i, t in enumerate(tokens)}
-    assert dict(tok.vocab) == expected, f"expected vocab {expected}\ngot {tok.vocab}"
+    got = vocab_of(tok, returns, "Sennrich corpus")
+    assert got == expected, f"expected vocab {expected}\ngot {got}"
     expected_inv = {i: t for t, i in expected.items()}
-    assert dict(tok.inv_vocab) == expected_inv, f"expected inv_vocab {expected_inv}\ngot {tok.inv_vocab}"
+    assert tok.inv_vocab == expected_inv, f"expected inv_vocab {expected_inv}\ngot {tok.inv_vocab}"
 
 
-def test_train_with_vocab_size_below_alphabet_learns_no_merges(impl):
+@pytest.mark.concept("merge-budget")
+def test_train_with_vocab_size_below_alphabet_learns_no_merges(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 5)
-    assert list(tok.merges) == [], f"expected no merges, got {tok.merges}"
-    assert sorted(tok.vocab) == sorted(SENNRICH_ALPHABET), (
-        f"expected the alphabet {SENNRICH_ALPHABET}, got {sorted(tok.vocab)}"
-    )
+    got = merges_of(tok, returns, "train(<Sennrich corpus>, 5)")
+    assert got == [], f"expected no merges, got {got}"
+    vocab = vocab_of(tok, returns, "train(<Sennrich corpus>, 5)")
+    assert sorted(vocab) == sorted(SENNRICH_ALPHABET), f"expected the alphabet {SENNRICH_ALPHABET}, got {sorted(vocab)}"
 
 
-def test_train_splits_the_corpus_on_any_whitespace(impl):
-    messy = "low\tlow\n\nlow  low low\r\nlower lower newest newest newest newest newest newest"
-    clean = " ".join(messy.split())
-    a, b = trained(impl, messy, 40), trained(impl, clean, 40)
-    got, expected = [tuple(p) for p in a.merges], [tuple(p) for p in b.merges]
-    assert got == expected, f"tabs and newlines separate words too: expected {expected}, got {got}"
+MESSY_CORPUS = "low\tlow\n\nlow  low low\r\nlower lower newest newest newest newest newest newest"
+MESSY_MERGES = [
+    ("w", "e"),
+    ("l", "o"),
+    ("we", "s"),
+    ("wes", "t</w>"),
+    ("n", "e"),
+    ("ne", "west</w>"),
+    ("lo", "w</w>"),
+    ("we", "r</w>"),
+    ("lo", "wer</w>"),
+]
 
 
-def test_train_on_empty_corpus_keeps_only_the_unknown_token(impl):
+@pytest.mark.concept("pre-tokenization")
+def test_train_splits_the_corpus_on_any_whitespace(impl, returns):
+    tok = trained(impl, MESSY_CORPUS, 40)
+    got = merges_of(tok, returns, f"train({MESSY_CORPUS!r}, 40)")
+    assert got == MESSY_MERGES, f"tabs and newlines separate words too: expected {MESSY_MERGES}, got {got}"
+
+
+@pytest.mark.concept("empty-inputs")
+def test_train_on_empty_corpus_keeps_only_the_unknown_token(impl, returns):
     tok = trained(impl, "", 10)
-    assert list(tok.merges) == [], f"expected no merges, got {tok.merges}"
-    assert dict(tok.vocab) == {"<unk>": 0}, f"expected {{'<unk>': 0}}, got {tok.vocab}"
+    got = merges_of(tok, returns, "train('', 10)")
+    assert got == [], f"expected no merges, got {got}"
+    vocab = vocab_of(tok, returns, "train('', 10)")
+    assert vocab == {"<unk>": 0}, f"expected {{'<unk>': 0}}, got {vocab}"
 
 
-def test_train_stops_when_every_word_is_one_symbol(impl):
+@pytest.mark.concept("merge-budget")
+def test_train_stops_when_every_word_is_one_symbol(impl, returns):
     tok = trained(impl, "ab ab cd", 1000)
-    got = [tuple(p) for p in tok.merges]
+    got = merges_of(tok, returns, "train('ab ab cd', 1000)")
     assert got == [("a", "b</w>"), ("c", "d</w>")], f"expected [('a', 'b</w>'), ('c', 'd</w>')], got {got}"
 
 
-def test_training_again_replaces_the_first_training(impl):
+@pytest.mark.concept("vocab-id-layout")
+def test_training_again_replaces_the_first_training(impl, returns):
     tok = trained(impl, "xyz xyz qq", 30)
     tok.train(SENNRICH_CORPUS, 30)
-    fresh = trained(impl, SENNRICH_CORPUS, 30)
-    assert dict(tok.vocab) == dict(fresh.vocab), f"expected the fresh vocab {fresh.vocab}\ngot {tok.vocab}"
-    assert [tuple(p) for p in tok.merges] == [tuple(p) for p in fresh.merges], (
-        f"expected {fresh.merges}, got {tok.merges}"
+    where = "train('xyz xyz qq', 30) then train(<Sennrich corpus>, 30)"
+    expected_merges = SENNRICH_MERGES[: 30 - len(SENNRICH_ALPHABET)]
+    got = merges_of(tok, returns, where)
+    assert got == expected_merges, f"{where}: expected merges {expected_merges}, got {got}"
+    tokens = [*SENNRICH_ALPHABET, *(a + b for a, b in expected_merges)]
+    expected = {t: i for i, t in enumerate(tokens)}
+    vocab = vocab_of(tok, returns, where)
+    assert vocab == expected, f"{where}: expected vocab {expected}\ngot {vocab}"
+
+
+@pytest.mark.concept("duplicate-merge-token")
+def test_a_merge_that_spells_an_existing_token_keeps_its_first_id(impl, returns):
+    # With "_" as the marker, the word "a_b" is (a, _, b_). The first merge (a, _) spells "a_",
+    # which the alphabet already holds (the character a with the marker): it keeps id 5 and no
+    # entry is added, so the next merge's token gets id 7 and the ids stay 0..7.
+    tok = trained(impl, "a_b", 100, end_of_word="_")
+    where = "BPETokenizer(end_of_word='_').train('a_b', 100)"
+    got = merges_of(tok, returns, where)
+    assert got == [("a", "_"), ("a_", "b_")], f"{where}: expected merges [('a', '_'), ('a_', 'b_')], got {got}"
+    expected = {"<unk>": 0, "_": 1, "a": 2, "b": 3, "__": 4, "a_": 5, "b_": 6, "a_b_": 7}
+    vocab = vocab_of(tok, returns, where)
+    assert vocab == expected, f"{where}: expected vocab {expected}\ngot {vocab}"
+    assert tok.inv_vocab == {i: t for t, i in expected.items()}, (
+        f"{where}: inv_vocab is not the inverse: {tok.inv_vocab}"
     )
 
 
 # ---------------------------------------------------------------- BPETokenizer.tokenize
 
 
-def test_tokenize_puts_the_marker_on_the_last_character(impl):
+@pytest.mark.concept("end-of-word-marker")
+def test_tokenize_puts_the_marker_on_the_last_character(impl, returns):
     tok = trained(impl, "", 10)
-    got = list(tok.tokenize("low a"))
+    got = pieces_of(tok, returns, "low a")
     assert got == ["l", "o", "w</w>", "a</w>"], f"expected ['l', 'o', 'w</w>', 'a</w>'], got {got}"
 
 
-def test_tokenize_uses_a_custom_end_of_word_marker(impl):
+@pytest.mark.concept("end-of-word-marker")
+def test_tokenize_uses_a_custom_end_of_word_marker(impl, returns):
     tok = trained(impl, "ab ab ab", 100, end_of_word="_")
-    got = list(tok.tokenize("ab ba"))
+    got = pieces_of(tok, returns, "ab ba")
     assert got == ["ab_", "b", "a_"], f"marker '_': expected ['ab_', 'b', 'a_'], got {got}"
 
 
-def test_tokenize_segments_unseen_words_with_learned_pieces(impl):
+@pytest.mark.concept("merge-order")
+def test_tokenize_segments_unseen_words_with_learned_pieces(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
-    got = list(tok.tokenize("lowest newest  slow\nwidest"))
+    got = pieces_of(tok, returns, "lowest newest  slow\nwidest")
     expected = ["lo", "west</w>", "newest</w>", "s", "low</w>", "widest</w>"]
     assert got == expected, f"expected {expected}, got {got}"
 
 
-def test_tokenize_single_character_words_and_empty_text(impl):
+@pytest.mark.concept("empty-inputs")
+def test_tokenize_single_character_words_and_empty_text(impl, returns):
     tok = trained(impl, "a b a", 100)
-    assert list(tok.tokenize("a")) == ["a</w>"], f"expected ['a</w>'], got {tok.tokenize('a')}"
-    assert list(tok.tokenize("   ")) == [], f"expected [], got {tok.tokenize('   ')}"
+    for text, expected in [("a", ["a</w>"]), ("   ", []), ("", [])]:
+        got = pieces_of(tok, returns, text)
+        assert got == expected, f"tokenize({text!r}): expected {expected}, got {got}"
 
 
-def test_tokenize_keeps_characters_never_seen_in_training(impl):
+@pytest.mark.concept("unknown-token")
+def test_tokenize_keeps_characters_never_seen_in_training(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
-    got = list(tok.tokenize("zlow"))
+    got = pieces_of(tok, returns, "zlow")
     assert got == ["z", "low</w>"], f"expected ['z', 'low</w>'], got {got}"
+
+
+TRAIN_AND_TOKENIZE_SEED = 505
 
 
 def train_and_tokenize_cases(ref) -> list[dict[str, object]]:
     """Random corpora, what the reference learns from each, and how it tokenizes a random text."""
-    rng = random.Random(505)
+    rng = random.Random(TRAIN_AND_TOKENIZE_SEED)
     cases = []
     for _ in range(30):
         alphabet = rng.choice(["ab", "abc", "abcdé"])
@@ -252,7 +359,7 @@ def train_and_tokenize_cases(ref) -> list[dict[str, object]]:
                 "vocab_size": vocab_size,
                 "merges": [tuple(p) for p in want.merges],
                 "ranks": dict(want.ranks),
-                "vocab": set(want.vocab),
+                "vocab": dict(want.vocab),
                 "text": text,
                 "pieces": list(want.tokenize(text)),
             }
@@ -260,19 +367,18 @@ def train_and_tokenize_cases(ref) -> list[dict[str, object]]:
     return cases
 
 
-def test_train_and_tokenize_match_reference_on_random_corpora(impl, reference_cases):
+@pytest.mark.concept("merge-order", "vocab-id-layout")
+def test_train_and_tokenize_match_reference_on_random_corpora(impl, returns, reference_cases):
     for case, want in enumerate(reference_cases(train_and_tokenize_cases)):
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
         got = trained(impl, corpus, vocab_size)
-        where = f"case {case}, train({corpus!r}, {vocab_size})"
-        assert [tuple(p) for p in got.merges] == want["merges"], (
-            f"{where}: expected merges {want['merges']}, got {got.merges}"
-        )
-        assert dict(got.ranks) == want["ranks"], f"{where}: expected ranks {want['ranks']}, got {got.ranks}"
-        assert set(got.vocab) == want["vocab"], (
-            f"{where}: expected vocab keys {sorted(want['vocab'])}, got {sorted(got.vocab)}"
-        )
-        pieces = list(got.tokenize(text))
+        where = f"random case {case} (seed {TRAIN_AND_TOKENIZE_SEED}), train({corpus!r}, {vocab_size})"
+        merges = merges_of(got, returns, where)
+        assert merges == want["merges"], f"{where}: expected merges {want['merges']}, got {merges}"
+        assert got.ranks == want["ranks"], f"{where}: expected ranks {want['ranks']}, got {got.ranks}"
+        vocab = vocab_of(got, returns, where)
+        assert vocab == want["vocab"], f"{where}: expected vocab {want['vocab']}\ngot {vocab}"
+        pieces = pieces_of(got, returns, text)
         assert pieces == want["pieces"], f"{where}, tokenize({text!r}): expected {want['pieces']}, got {pieces}"
 
 

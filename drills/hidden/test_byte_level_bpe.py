@@ -2,12 +2,16 @@
 
 Contract: ``PRETOKENIZE`` chunks the text, each chunk's UTF-8 bytes are spelled with
 ``bytes_to_unicode`` symbols, ids 0..255 are the byte values, merged symbols follow in learned
-order, training learns ``vocab_size - 256`` merges, and ``decode`` replaces invalid UTF-8 with U+FFFD.
+order, training learns ``vocab_size - 256`` merges, no merge spans two chunks, and ``decode``
+replaces invalid UTF-8 with U+FFFD. ``encode`` returns a list of ints, ``decode`` a str, and
+``merges`` is a list of pair tuples; types are checked exactly.
 """
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 SAMPLES = [
     "hello world",
@@ -28,108 +32,182 @@ def trained(impl, corpus: str, vocab_size: int):
     return tok
 
 
+def encoded(tok, returns, text: str) -> list[int]:
+    return returns(tok.encode(text), list, f"encode({text!r})", items=int)
+
+
+def decoded(tok, returns, ids: list[int]) -> str:
+    return returns(tok.decode(ids), str, f"decode({ids})")
+
+
+def merges_of(tok, returns, where: str) -> list[tuple[str, str]]:
+    return returns(tok.merges, list, f"{where}: self.merges", items=tuple)
+
+
+def byte_symbols(ref) -> dict[int, str]:
+    """GPT-2's byte -> symbol table, taken from the reference on the trusted side."""
+    return dict(ref.bytes_to_unicode())
+
+
 def random_text(rng: random.Random) -> str:
     pools = ["abc ", "the cat sat ", "0123 ", "é ü ß ", "日本 ", "🙂 ", "\n\t  ", "'s 're ", "!?., "]
     return "".join(rng.choice(rng.choice(pools)) for _ in range(rng.randint(0, 40)))
 
 
-def test_base_vocabulary_is_exactly_the_256_bytes(impl, ref):
+@pytest.mark.concept("return-types")
+def test_return_types_are_the_documented_ones(impl, returns):
+    tok = trained(impl, "aa aa", 258)
+    merges_of(tok, returns, "after train('aa aa', 258)")
+    returns(tok.vocab, dict, "after train: self.vocab")
+    returns(tok.inv_vocab, dict, "after train: self.inv_vocab")
+    decoded(tok, returns, encoded(tok, returns, "aa"))
+
+
+@pytest.mark.concept("byte-table")
+def test_base_vocabulary_is_exactly_the_256_bytes(impl, returns, reference_cases):
+    symbols = reference_cases(byte_symbols)
     tok = trained(impl, "some training text, some more text", 256)
-    byte_symbols = ref.bytes_to_unicode()
-    assert len(tok.vocab) == 256, f"expected 256 entries, got {len(tok.vocab)}"
-    wrong = {b: tok.vocab.get(byte_symbols[b]) for b in range(256) if tok.vocab.get(byte_symbols[b]) != b}
+    vocab = returns(tok.vocab, dict, "after train(..., 256): self.vocab")
+    assert len(vocab) == 256, f"expected 256 entries, got {len(vocab)}"
+    wrong = {b: vocab.get(symbols[b]) for b in range(256) if vocab.get(symbols[b]) != b}
     assert not wrong, f"expected the symbol of byte b to have id b; differs for {wrong}"
 
 
-def test_encode_without_merges_gives_the_utf8_bytes(impl):
+@pytest.mark.concept("byte-table")
+def test_encode_without_merges_gives_the_utf8_bytes(impl, returns):
     tok = trained(impl, "", 256)
     for text in SAMPLES:
-        got = list(tok.encode(text))
+        got = encoded(tok, returns, text)
         assert got == list(text.encode("utf-8")), f"encode({text!r}): expected {list(text.encode('utf-8'))}, got {got}"
 
 
-def test_training_on_a_small_corpus(impl):
+@pytest.mark.concept("pre-tokenization", "tie-break")
+def test_training_on_a_small_corpus(impl, returns):
     tok = trained(impl, "hello hello hello world", 261)
     # chunks: "hello" x1, " hello" x2, " world" x1 (space shown as Ġ); ties go to the larger pair
     expected = [("l", "o"), ("l", "lo"), ("h", "e"), ("he", "llo"), ("Ġ", "hello")]
-    got = [tuple(p) for p in tok.merges]
+    got = merges_of(tok, returns, "train('hello hello hello world', 261)")
     assert got == expected, f"expected {expected}, got {got}"
-    assert tok.vocab["hello"] == 259 and tok.vocab["Ġhello"] == 260, (
+    assert tok.vocab.get("hello") == 259 and tok.vocab.get("Ġhello") == 260, (
         f"expected hello=259, Ġhello=260, got {tok.vocab.get('hello')}, {tok.vocab.get('Ġhello')}"
     )
-    got_ids = list(tok.encode("hello world"))
+    got_ids = encoded(tok, returns, "hello world")
     assert got_ids == [259, 32, 119, 111, 114, 108, 100], f"expected [259, 32, 119, 111, 114, 108, 100], got {got_ids}"
 
 
-def test_vocab_size_below_256_learns_nothing(impl):
-    tok = trained(impl, "aaaa aaaa", 100)
-    assert list(tok.merges) == [], f"expected no merges, got {tok.merges}"
+@pytest.mark.concept("merge-budget")
+def test_vocab_size_below_256_learns_nothing(impl, returns, reference_cases):
+    symbols = reference_cases(byte_symbols)
+    tok = impl.ByteLevelBPE()
+    fresh = (tok.merges, tok.ranks, tok.vocab, tok.inv_vocab)
+    assert fresh == ([], {}, {}, {}), f"expected empty merges, ranks, vocab, inv_vocab before train, got {fresh}"
+    tok.train("aaaa aaaa", 100)
+    got = merges_of(tok, returns, "train('aaaa aaaa', 100)")
+    assert got == [], f"train('aaaa aaaa', 100): expected no merges, got {got}"
+    expected = {symbols[b]: b for b in range(256)}
+    assert tok.vocab == expected, (
+        f"train('aaaa aaaa', 100): expected exactly the 256 byte symbols, got {len(tok.vocab)} entries"
+    )
 
 
-def test_round_trip_of_any_unicode_after_ascii_training(impl):
+@pytest.mark.concept("pre-tokenization")
+def test_training_never_merges_across_chunks(impl, returns):
+    # PRETOKENIZE cuts "a.a.a.a.b!b!b!" into one-character chunks: there is no pair to merge,
+    # although (a, .) occurs four times in the raw text.
+    tok = trained(impl, "a.a.a.a.b!b!b!", 300)
+    got = merges_of(tok, returns, "train('a.a.a.a.b!b!b!', 300)")
+    assert got == [], f"every chunk of 'a.a.a.a.b!b!b!' is one character: expected no merges, got {got}"
+    assert len(tok.vocab) == 256, f"no merges, so the vocabulary is the 256 byte symbols: got {len(tok.vocab)} entries"
+
+
+@pytest.mark.concept("pre-tokenization")
+def test_encoding_never_merges_across_chunks(impl, returns):
+    cases = [
+        # ("'", "s") is learned inside the chunk "'s", but "!'s" is cut into "!'" and "s".
+        ("it's it's it's", 262, "!'s", [33, 39, 115]),
+        # (Ġ, Ġ) is learned from a run of spaces, but "a  b" is cut into "a", " ", " b".
+        ("x    \n", 300, "a  b", [97, 32, 32, 98]),
+    ]
+    for corpus, vocab_size, text, expected in cases:
+        tok = trained(impl, corpus, vocab_size)
+        got = encoded(tok, returns, text)
+        assert got == expected, (
+            f"train({corpus!r}, {vocab_size}), encode({text!r}): chunks {text!r} are encoded one by one, "
+            f"expected {expected}, got {got}"
+        )
+
+
+@pytest.mark.concept("round-trip")
+def test_round_trip_of_any_unicode_after_ascii_training(impl, returns):
     tok = trained(impl, "the quick brown fox jumps over the lazy dog " * 5, 300)
     for text in SAMPLES:
-        got = tok.decode(tok.encode(text))
+        got = decoded(tok, returns, tok.encode(text))
         assert got == text, f"decode(encode({text!r})): expected {text!r}, got {got!r}"
 
 
-def test_round_trip_of_random_code_points(impl):
+CODE_POINTS_SEED = 707
+
+
+@pytest.mark.concept("round-trip", "utf8-boundaries")
+def test_round_trip_of_random_code_points(impl, returns):
     tok = trained(impl, "abc abd abe " * 4, 280)
-    rng = random.Random(707)
+    rng = random.Random(CODE_POINTS_SEED)
     for case in range(60):
-        chars = [
-            chr(
-                rng.choice(
-                    [
-                        rng.randint(0, 0x7F),
-                        rng.randint(0x80, 0x7FF),
-                        rng.randint(0x800, 0xD7FF),
-                        rng.randint(0xE000, 0x10FFFF),
-                    ]
-                )
-            )
-            for _ in range(rng.randint(0, 12))
-        ]
-        text = "".join(chars)
-        got = tok.decode(tok.encode(text))
-        assert got == text, f"case {case}: decode(encode({text!r})) gave {got!r}"
+        ranges = [(0, 0x7F), (0x80, 0x7FF), (0x800, 0xD7FF), (0xE000, 0x10FFFF)]
+        text = "".join(chr(rng.randint(*rng.choice(ranges))) for _ in range(rng.randint(0, 12)))
+        got = decoded(tok, returns, tok.encode(text))
+        assert got == text, f"random case {case} (seed {CODE_POINTS_SEED}): decode(encode({text!r})) gave {got!r}"
 
 
-def test_merges_never_cross_pretokenizer_chunks(impl, ref):
-    corpus = "of the of the of the, it's 2024! " * 6
-    tok = trained(impl, corpus, 320)
-    text = "of the cat's 2024 tales, of the end"
-    whole = list(tok.encode(text))
-    by_chunk = [i for chunk in ref.PRETOKENIZE.findall(text) for i in tok.encode(chunk)]
-    assert whole == by_chunk, f"expected the concatenation of each chunk's ids {by_chunk}, got {whole}"
-
-
-def test_decode_replaces_invalid_utf8(impl):
+@pytest.mark.concept("utf8-boundaries")
+def test_decode_replaces_invalid_utf8(impl, returns):
     tok = trained(impl, "", 256)
-    got = tok.decode([0xE6, 0x97])  # first two bytes of a three-byte character
-    assert got == "\ufffd", f"expected '\\ufffd', got {got!r}"
+    got = decoded(tok, returns, [0xE6, 0x97])  # first two bytes of a three-byte character
+    assert got == "\ufffd", f"decode([0xE6, 0x97]): expected '\\ufffd', got {got!r}"
 
 
-def test_matches_reference_on_random_corpora(impl, ref):
-    rng = random.Random(808)
-    for case in range(25):
+@pytest.mark.concept("inputs-unchanged")
+def test_decode_leaves_the_callers_ids_unchanged(impl, returns):
+    tok = trained(impl, "hello hello hello world", 261)
+    ids = [259, 32, 119, 111, 114, 108, 100]
+    got = decoded(tok, returns, ids)
+    assert got == "hello world", f"decode({ids}): expected 'hello world', got {got!r}"
+    assert ids == [259, 32, 119, 111, 114, 108, 100], f"decode changed the caller's list of ids: got {ids}"
+
+
+RANDOM_CORPORA_SEED = 808
+
+
+def random_corpus_cases(ref) -> list[dict[str, object]]:
+    """Random corpora and texts, with what the reference learns and the pieces it encodes."""
+    rng = random.Random(RANDOM_CORPORA_SEED)
+    cases = []
+    for _ in range(25):
         corpus = random_text(rng)
         vocab_size = rng.randint(250, 300)
-        want, got = trained(ref, corpus, vocab_size), trained(impl, corpus, vocab_size)
-        where = f"case {case}, train({corpus!r}, {vocab_size})"
-        assert [tuple(p) for p in got.merges] == list(want.merges), (
-            f"{where}: expected merges {want.merges}, got {got.merges}"
-        )
+        want = trained(ref, corpus, vocab_size)
         text = random_text(rng) + corpus[:15]
-        expected = [want.inv_vocab[i] for i in want.encode(text)]
-        pieces = [got.inv_vocab[i] for i in got.encode(text)]
-        assert pieces == expected, f"{where}, encode({text!r}): expected pieces {expected}, got {pieces}"
-        assert got.decode(got.encode(text)) == text, (
-            f"{where}: round trip of {text!r} gave {got.decode(got.encode(text))!r}"
+        pieces = [want.inv_vocab[i] for i in want.encode(text)]
+        cases.append(
+            {"corpus": corpus, "vocab_size": vocab_size, "merges": list(want.merges), "text": text, "pieces": pieces}
         )
+    return cases
 
 
-def test_a_new_tokenizer_has_empty_tables(impl):
-    tok = impl.ByteLevelBPE()
-    got = (tok.merges, tok.ranks, tok.vocab, tok.inv_vocab)
-    assert got == ([], {}, {}, {}), f"expected empty merges, ranks, vocab, inv_vocab before train, got {got}"
+@pytest.mark.concept("pre-tokenization", "merge-order", "round-trip")
+def test_matches_reference_on_random_corpora(impl, returns, reference_cases):
+    for case, want in enumerate(reference_cases(random_corpus_cases)):
+        corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
+        got = trained(impl, corpus, vocab_size)
+        where = f"random case {case} (seed {RANDOM_CORPORA_SEED}), train({corpus!r}, {vocab_size})"
+        merges = merges_of(got, returns, where)
+        assert merges == want["merges"], f"{where}: expected merges {want['merges']}, got {merges}"
+        ids = encoded(got, returns, text)
+        pieces = [got.inv_vocab[i] for i in ids]
+        assert pieces == want["pieces"], f"{where}, encode({text!r}): expected pieces {want['pieces']}, got {pieces}"
+        back = decoded(got, returns, ids)
+        assert back == text, f"{where}: round trip of {text!r} gave {back!r}"
+
+
+# Differential cases: built once per session with reference_impl (see conftest.py).
+REFERENCE_CASES = (byte_symbols, random_corpus_cases)

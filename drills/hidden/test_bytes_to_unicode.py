@@ -1,6 +1,11 @@
-"""Hidden tests for the `bytes-to-unicode` drill: GPT-2's byte -> printable character table."""
+"""Hidden tests for the `bytes-to-unicode` drill: GPT-2's byte -> printable character table.
+
+The table must be a dict (int -> one-character str); nothing is converted before it is checked.
+"""
 
 from __future__ import annotations
+
+import pytest
 
 # The whole GPT-2 table: character i is the image of byte i (32 bytes a line).
 GPT2_TABLE = (
@@ -16,47 +21,67 @@ GPT2_TABLE = (
 KEPT = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]  # '!'..'~', '¡'..'¬', '®'..'ÿ'
 
 
-def table(impl) -> dict[int, str]:
-    return dict(impl.bytes_to_unicode())
+def table(impl, returns) -> dict[int, str]:
+    return returns(impl.bytes_to_unicode(), dict, "bytes_to_unicode()")
 
 
-def test_table_has_exactly_the_256_byte_values_as_keys(impl):
-    got = sorted(table(impl))
+@pytest.mark.concept("return-types")
+def test_the_table_is_a_dict_of_ints_to_strings(impl, returns):
+    got = table(impl, returns)
+    wrong_keys = [k for k in got if type(k) is not int]
+    assert not wrong_keys, f"keys must be the byte values as ints, got {wrong_keys[:5]}"
+    wrong_values = {k: v for k, v in got.items() if not isinstance(v, str)}
+    assert not wrong_values, f"values must be str, got {dict(list(wrong_values.items())[:5])}"
+
+
+@pytest.mark.concept("byte-table")
+def test_table_has_exactly_the_256_byte_values_as_keys(impl, returns):
+    got = sorted(table(impl, returns))
     assert got == list(range(256)), f"expected keys 0..255, got {len(got)} keys: {got[:5]}...{got[-5:]}"
 
 
-def test_every_value_is_one_character(impl):
-    bad = {b: c for b, c in table(impl).items() if not (isinstance(c, str) and len(c) == 1)}
+@pytest.mark.concept("byte-table")
+def test_every_value_is_one_character(impl, returns):
+    bad = {b: c for b, c in table(impl, returns).items() if not (isinstance(c, str) and len(c) == 1)}
     assert not bad, f"expected one-character strings, got {bad}"
 
 
-def test_table_is_a_bijection(impl):
-    values = list(table(impl).values())
+@pytest.mark.concept("byte-table")
+def test_table_is_a_bijection(impl, returns):
+    values = list(table(impl, returns).values())
     assert len(set(values)) == 256, f"expected 256 distinct characters, got {len(set(values))}"
 
 
-def test_every_character_is_printable_and_not_whitespace(impl):
-    bad = {b: c for b, c in table(impl).items() if not c.isprintable() or c.isspace()}
+@pytest.mark.concept("byte-table")
+def test_every_character_is_printable_and_not_whitespace(impl, returns):
+    bad = {
+        b: c
+        for b, c in table(impl, returns).items()
+        if not (isinstance(c, str) and c.isprintable() and not c.isspace())
+    }
     assert not bad, f"expected printable, non-space characters, got {bad}"
 
 
-def test_printable_latin1_bytes_map_to_themselves(impl):
-    t = table(impl)
-    wrong = {b: t[b] for b in KEPT if t[b] != chr(b)}
+@pytest.mark.concept("byte-table")
+def test_printable_latin1_bytes_map_to_themselves(impl, returns):
+    t = table(impl, returns)
+    wrong = {b: t.get(b) for b in KEPT if t.get(b) != chr(b)}
     assert not wrong, f"expected these bytes to map to themselves, got {wrong}"
 
 
-def test_other_bytes_shift_to_256_and_up_in_byte_order(impl):
-    t = table(impl)
+@pytest.mark.concept("byte-table")
+def test_other_bytes_shift_to_256_and_up_in_byte_order(impl, returns):
+    t = table(impl, returns)
     moved = [b for b in range(256) if b not in KEPT]
     assert len(moved) == 68, f"the test's own list is wrong: {len(moved)}"
     expected = {b: chr(256 + n) for n, b in enumerate(moved)}
-    got = {b: t[b] for b in moved}
+    got = {b: t.get(b) for b in moved}
     assert got == expected, f"expected {expected}\ngot {got}"
 
 
-def test_well_known_entries(impl):
-    t = table(impl)
+@pytest.mark.concept("byte-table")
+def test_well_known_entries(impl, returns):
+    t = table(impl, returns)
     for byte, char in [
         (0x20, "Ġ"),
         (0x0A, "Ċ"),
@@ -69,15 +94,13 @@ def test_well_known_entries(impl):
         (0x41, "A"),
         (0xFF, "ÿ"),
     ]:
-        assert t[byte] == char, f"byte {byte:#04x}: expected {char!r} (U+{ord(char):04X}), got {t[byte]!r}"
+        assert t.get(byte) == char, f"byte {byte:#04x}: expected {char!r} (U+{ord(char):04X}), got {t.get(byte)!r}"
 
 
-def test_exact_gpt2_table(impl):
-    t = table(impl)
+@pytest.mark.concept("byte-table")
+def test_exact_gpt2_table(impl, returns):
+    t = table(impl, returns)
     wrong = [f"{b:#04x}: expected {GPT2_TABLE[b]!r}, got {t.get(b)!r}" for b in range(256) if t.get(b) != GPT2_TABLE[b]]
     assert not wrong, f"{len(wrong)} entries differ:\n" + "\n".join(wrong[:20])
-
-
-def test_table_is_the_same_on_every_call(impl):
-    first, second = table(impl), table(impl)
-    assert first == second, "two calls returned different tables"
+    again = table(impl, returns)
+    assert again == t, "a second call returned a different table"

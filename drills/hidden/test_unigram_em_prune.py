@@ -1,46 +1,51 @@
-"""Hidden tests for the `unigram-em-prune` drill: one hard-EM step and likelihood-based pruning.
+"""Hidden tests for the `unigram-em-prune` drill: one hard-EM step and likelihood pruning.
 
 ``unigram_em_step(word_freqs, log_probs)`` counts the pieces of every word's Viterbi segmentation,
-times the word's frequency, and returns log(count / total) for each piece that was used.
-``unigram_prune(word_freqs, log_probs, keep_fraction=0.8)`` keeps every single character plus the
-``int(n * keep_fraction)`` multi-character pieces (of ``n``) whose removal would cost the corpus
-log-likelihood the most, with their log-probs unchanged. The log-probs used here have no ties
-between segmentations, and equal pruning losses may be broken either way.
+times the word's frequency, gives every single character that no segmentation uses a floor count of
+1, and returns log(count / total) for each piece with a count (unused multi-character pieces drop
+out). ``unigram_prune(word_freqs, log_probs, keep_fraction=0.8)`` keeps every single character plus
+the ``int(n * keep_fraction)`` multi-character pieces (of ``n``) whose removal would cost the corpus
+log-likelihood the most, with their log-probs unchanged. Both return a dict. The log-probs used
+here have no ties between segmentations, and equal pruning losses may be broken either way.
 """
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 import types
+
+import pytest
 
 
 def log_probs_of(probs: dict[str, float]) -> dict[str, float]:
     return {piece: math.log(p) for piece, p in probs.items()}
 
 
-def corpus_log_likelihood(ref: types.ModuleType, word_freqs: dict[str, int], lp: dict[str, float]) -> float:
-    return sum(f * ref.viterbi_segment(w, lp)[1] for w, f in word_freqs.items())
+def em_step(impl: types.ModuleType, returns, word_freqs: dict[str, int], lp: dict[str, float]) -> dict[str, float]:
+    return returns(impl.unigram_em_step(word_freqs, lp), dict, f"unigram_em_step({word_freqs}, {lp})")
 
 
-def removal_losses(ref: types.ModuleType, word_freqs: dict[str, int], lp: dict[str, float]) -> dict[str, float]:
-    """For each multi-character piece: corpus log-likelihood with it minus without it."""
-    base = corpus_log_likelihood(ref, word_freqs, lp)
-    return {
-        piece: base - corpus_log_likelihood(ref, word_freqs, {p: v for p, v in lp.items() if p != piece})
-        for piece in lp
-        if len(piece) > 1
-    }
+def prune(
+    impl: types.ModuleType, returns, word_freqs: dict[str, int], lp: dict[str, float], keep: float
+) -> dict[str, float]:
+    return returns(impl.unigram_prune(word_freqs, lp, keep), dict, f"unigram_prune({word_freqs}, {lp}, {keep})")
 
 
 def assert_close_dicts(got: dict[str, float], expected: dict[str, float], what: str) -> None:
-    assert isinstance(got, dict), f"{what}: expected a dict, got {type(got).__name__}"
     assert set(got) == set(expected), f"{what}: expected pieces {sorted(expected)}, got {sorted(got)}"
     for piece, value in expected.items():
         assert math.isclose(got[piece], value, rel_tol=1e-9, abs_tol=1e-12), (
             f"{what}: piece {piece!r}: expected {value}, got {got[piece]}"
         )
+
+
+def segmentable(word: str, pieces: set[str]) -> bool:
+    """Whether ``word`` splits into ``pieces`` at all (no scores involved)."""
+    reachable = [True] + [False] * len(word)
+    for end in range(1, len(word) + 1):
+        reachable[end] = any(reachable[start] and word[start:end] in pieces for start in range(end))
+    return reachable[-1]
 
 
 # A small corpus whose Viterbi segmentations are easy to check by hand (probabilities, not logs):
@@ -49,24 +54,37 @@ def assert_close_dicts(got: dict[str, float], expected: dict[str, float], what: 
 #   ca:  c*a = .03, ca = .01                       -> c + a       (x1)
 #   b:                                             -> b           (x1)
 #   abx: no piece covers x                         -> nothing     (x5)
+# Counts: a 4, bc 3, ab 2, c 1, b 1 (total 11); ca and zz are unused.
 HAND_WORDS = {"abc": 3, "ab": 2, "ca": 1, "b": 1, "abx": 5}
 HAND_PROBS = {"a": 0.3, "b": 0.2, "c": 0.1, "ab": 0.25, "bc": 0.15, "ca": 0.01, "zz": 0.5}
+HAND_EXPECTED = {p: math.log(c / 11) for p, c in {"a": 4, "bc": 3, "ab": 2, "c": 1, "b": 1}.items()}
 
 
-def test_em_step_counts_viterbi_pieces_weighted_by_word_frequency(impl):
-    got = impl.unigram_em_step(dict(HAND_WORDS), log_probs_of(HAND_PROBS))
-    counts = {"a": 4, "bc": 3, "ab": 2, "c": 1, "b": 1}  # total 11
-    expected = {p: math.log(c / 11) for p, c in counts.items()}
-    assert_close_dicts(got, expected, "unigram_em_step")
+@pytest.mark.concept("return-types")
+def test_both_functions_return_a_dict(impl, returns):
+    lp = log_probs_of({"a": 0.5, "b": 0.3, "ab": 0.2})
+    em_step(impl, returns, {"ab": 1}, dict(lp))
+    prune(impl, returns, {"ab": 1}, dict(lp), 0.5)
 
 
-def test_em_step_drops_pieces_no_segmentation_uses(impl):
-    got = impl.unigram_em_step(dict(HAND_WORDS), log_probs_of(HAND_PROBS))
-    assert "ca" not in got and "zz" not in got, f"unused pieces 'ca' and 'zz' must be left out, got {sorted(got)}"
+@pytest.mark.concept("em-counts")
+def test_em_step_counts_viterbi_pieces_weighted_by_word_frequency(impl, returns):
+    got = em_step(impl, returns, dict(HAND_WORDS), log_probs_of(HAND_PROBS))
+    assert_close_dicts(got, HAND_EXPECTED, "unigram_em_step on the hand-checked corpus (ca and zz unused)")
 
 
-def test_em_step_probabilities_sum_to_one(impl):
-    got = impl.unigram_em_step(
+@pytest.mark.concept("em-counts")
+def test_em_step_counts_a_piece_used_twice_in_one_word_twice(impl, returns):
+    # "aa" splits as a + a (0.25 beats 0.01): a counts 2 x 3 = 6, b counts 1, total 7.
+    got = em_step(impl, returns, {"aa": 3, "b": 1}, log_probs_of({"a": 0.5, "b": 0.5, "aa": 0.01}))
+    assert_close_dicts(got, {"a": math.log(6 / 7), "b": math.log(1 / 7)}, "unigram_em_step({'aa': 3, 'b': 1}, ...)")
+
+
+@pytest.mark.concept("em-counts")
+def test_em_step_probabilities_sum_to_one(impl, returns):
+    got = em_step(
+        impl,
+        returns,
         {"hello": 4, "help": 2, "hop": 1},
         log_probs_of(
             {"h": 0.1, "e": 0.1, "l": 0.1, "o": 0.1, "p": 0.1, "he": 0.15, "ll": 0.12, "hel": 0.08, "lo": 0.09}
@@ -77,35 +95,41 @@ def test_em_step_probabilities_sum_to_one(impl):
     assert all(v <= 0.0 for v in got.values()), f"log-probabilities must be <= 0, got {got}"
 
 
-def test_em_step_with_one_piece_gives_log_one(impl):
-    got = impl.unigram_em_step({"aaa": 2}, {"a": -3.0})
-    assert_close_dicts(got, {"a": 0.0}, "unigram_em_step")
+@pytest.mark.concept("em-counts")
+def test_em_step_with_one_piece_gives_log_one(impl, returns):
+    got = em_step(impl, returns, {"aaa": 2}, {"a": -3.0})
+    assert_close_dicts(got, {"a": 0.0}, "unigram_em_step({'aaa': 2}, {'a': -3.0})")
 
 
-def test_em_step_on_an_empty_corpus_is_empty(impl):
-    got = impl.unigram_em_step({}, {"a": -1.0})
-    assert got == {}, f"expected {{}}, got {got}"
+@pytest.mark.concept("keep-single-characters")
+def test_em_step_keeps_unused_single_characters_with_a_floor_count(impl, returns):
+    # {"ab": 10} splits as the piece ab, so a and b are never used: each keeps a count of 1.
+    # Without them "ba" could no longer be segmented.
+    lp = log_probs_of({"a": 0.1, "b": 0.1, "ab": 0.8})
+    got = em_step(impl, returns, {"ab": 10}, lp)
+    expected = {"a": math.log(1 / 12), "b": math.log(1 / 12), "ab": math.log(10 / 12)}
+    assert_close_dicts(got, expected, "unigram_em_step({'ab': 10}, <a .1, b .1, ab .8>)")
+    assert segmentable("ba", set(got)), f"'ba' must stay segmentable after the step, pieces left: {sorted(got)}"
 
 
-def test_em_step_does_not_modify_its_arguments(impl):
+@pytest.mark.concept("keep-single-characters", "empty-inputs")
+def test_em_step_on_an_empty_corpus_keeps_only_the_single_characters(impl, returns):
+    got = em_step(impl, returns, {}, {"a": -1.0, "b": -2.0, "ab": -0.5})
+    assert_close_dicts(
+        got, {"a": math.log(0.5), "b": math.log(0.5)}, "unigram_em_step({}, {'a': -1.0, 'b': -2.0, 'ab': -0.5})"
+    )
+
+
+@pytest.mark.concept("inputs-unchanged")
+def test_em_step_leaves_its_arguments_unchanged(impl, returns):
+    # The hand corpus has unused pieces (ca, zz) and an unsegmentable word (abx): writing -inf or
+    # defaults into log_probs, dropping words from word_freqs, or updating log_probs in place all show.
     words, lp = dict(HAND_WORDS), log_probs_of(HAND_PROBS)
-    before = (copy.deepcopy(words), copy.deepcopy(lp))
-    impl.unigram_em_step(words, lp)
-    assert (words, lp) == before, "unigram_em_step changed word_freqs or log_probs"
-
-
-def test_em_steps_never_lower_the_viterbi_likelihood(impl, ref):
-    rng = random.Random(11)
-    words = {"".join(rng.choice("abc") for _ in range(rng.randint(1, 7))): rng.randint(1, 9) for _ in range(12)}
-    lp = _random_log_probs(rng, "abc", words)
-    norm = math.log(sum(math.exp(v) for v in lp.values()))
-    lp = {p: v - norm for p, v in lp.items()}  # a proper distribution: hard EM can only improve on it
-    previous = corpus_log_likelihood(ref, words, lp)
-    for step in range(6):
-        lp = impl.unigram_em_step(words, lp)
-        current = corpus_log_likelihood(ref, words, lp)
-        assert current >= previous - 1e-9, f"step {step}: log-likelihood fell from {previous} to {current}"
-        previous = current
+    before = (dict(words), dict(lp))
+    got = em_step(impl, returns, words, lp)
+    assert_close_dicts(got, HAND_EXPECTED, "unigram_em_step on the hand-checked corpus")
+    assert words == before[0], f"unigram_em_step changed word_freqs:\nexpected {before[0]}\ngot      {words}"
+    assert lp == before[1], f"unigram_em_step changed log_probs:\nexpected {before[1]}\ngot      {lp}"
 
 
 def _random_words(rng: random.Random, alphabet: str) -> dict[str, int]:
@@ -129,13 +153,25 @@ def _random_log_probs(rng: random.Random, alphabet: str, words: dict[str, int] |
     return {p: -rng.uniform(0.1, 5.0) for p in sorted(pieces)}
 
 
-def test_em_step_matches_the_reference_on_random_inputs(impl, ref):
-    rng = random.Random(2024)
-    for case in range(40):
+EM_SEED = 2024
+
+
+def em_step_cases(ref) -> list[tuple[dict[str, int], dict[str, float], dict[str, float]]]:
+    rng = random.Random(EM_SEED)
+    cases = []
+    for _ in range(40):
         alphabet = rng.choice(["ab", "abc", "abcd"])
         words = _random_words(rng, alphabet + ("z" if rng.random() < 0.2 else ""))
         lp = _random_log_probs(rng, alphabet, words)
-        assert_close_dicts(impl.unigram_em_step(words, lp), ref.unigram_em_step(words, lp), f"case {case}")
+        cases.append((words, lp, ref.unigram_em_step(dict(words), dict(lp))))
+    return cases
+
+
+@pytest.mark.concept("em-counts", "keep-single-characters")
+def test_em_step_matches_the_reference_on_random_inputs(impl, returns, reference_cases):
+    for case, (words, lp, expected) in enumerate(reference_cases(em_step_cases)):
+        got = em_step(impl, returns, dict(words), dict(lp))
+        assert_close_dicts(got, expected, f"random case {case} (seed {EM_SEED}), unigram_em_step({words}, {lp})")
 
 
 # Pruning. Losses here: ab and cd are needed (positive loss), xy and abc are never used (zero).
@@ -143,85 +179,157 @@ PRUNE_WORDS = {"ab": 10, "cd": 3, "abcd": 1}
 PRUNE_PROBS = {"a": 0.1, "b": 0.1, "c": 0.1, "d": 0.1, "xy": 0.4, "ab": 0.3, "abc": 0.001, "cd": 0.2}
 
 
-def test_prune_keeps_the_pieces_the_likelihood_needs_not_the_most_probable(impl):
+@pytest.mark.concept("prune-by-loss")
+def test_prune_keeps_the_pieces_the_likelihood_needs_not_the_most_probable(impl, returns):
     lp = log_probs_of(PRUNE_PROBS)
-    got = impl.unigram_prune(dict(PRUNE_WORDS), lp, keep_fraction=0.5)
+    got = prune(impl, returns, dict(PRUNE_WORDS), lp, 0.5)
     expected = {p: lp[p] for p in ("a", "b", "c", "d", "ab", "cd")}
     assert got == expected, f"expected {expected}, got {got}"
 
 
-def test_prune_default_keep_fraction_is_point_eight(impl):
+@pytest.mark.concept("prune-by-loss")
+def test_prune_re_segments_the_corpus_without_the_piece(impl, returns):
+    # "xab" (x10) splits as x + ab (.03); without ab its best is xa + b (.024), a small loss of
+    # 10 * log(.03 / .024) = 2.2. "cd" (x1) without cd falls to c + d: log(.05 / .0001) = 6.2.
+    # Estimating ab's loss from its own split a + b, from how often it is used, or from its
+    # log-prob keeps ab; re-segmenting the words keeps cd.
+    lp = log_probs_of({"x": 0.1, "a": 0.01, "b": 0.2, "c": 0.01, "d": 0.01, "ab": 0.3, "xa": 0.12, "cd": 0.05})
+    got = prune(impl, returns, {"xab": 10, "cd": 1}, dict(lp), 0.5)
+    kept = sorted(p for p in got if len(p) > 1)
+    assert kept == ["cd"], f"losses: cd 6.2, ab 2.2 (xa + b replaces it), xa 0: expected to keep ['cd'], kept {kept}"
+
+
+@pytest.mark.concept("prune-by-loss", "frequency-weighted-counts")
+def test_prune_weights_each_words_loss_by_its_frequency(impl, returns):
+    # Per occurrence, losing cd costs log(.05 / .01) = 1.6 and losing ab log(.08 / .04) = 0.7, but
+    # "ab" occurs 10 times: ab's loss is 6.9, cd's 1.6.
+    lp = log_probs_of({"a": 0.2, "b": 0.2, "c": 0.1, "d": 0.1, "ab": 0.08, "cd": 0.05})
+    got = prune(impl, returns, {"ab": 10, "cd": 1}, dict(lp), 0.5)
+    kept = sorted(p for p in got if len(p) > 1)
+    assert kept == ["ab"], f"losses weighted by word frequency: ab 6.9, cd 1.6: expected to keep ['ab'], kept {kept}"
+
+
+@pytest.mark.concept("prune-by-loss")
+def test_prune_default_keep_fraction_is_point_eight(impl, returns):
     lp = log_probs_of(PRUNE_PROBS)
-    got = impl.unigram_prune(dict(PRUNE_WORDS), lp)
+    got = returns(impl.unigram_prune(dict(PRUNE_WORDS), dict(lp)), dict, "unigram_prune(word_freqs, log_probs)")
     multi = sorted(p for p in got if len(p) > 1)
     assert len(multi) == 3 and {"ab", "cd"} <= set(multi), (
         f"int(4 * 0.8) = 3 pieces kept, ab and cd among them; got {multi}"
     )
 
 
-def test_prune_never_drops_single_characters(impl):
+@pytest.mark.concept("keep-single-characters")
+def test_prune_never_drops_single_characters(impl, returns):
     lp = log_probs_of({"a": 0.01, "b": 0.01, "q": 0.01, "ab": 0.5, "ba": 0.4})
-    got = impl.unigram_prune({"abab": 5, "ba": 2}, lp, keep_fraction=0.0)
+    got = prune(impl, returns, {"abab": 5, "ba": 2}, dict(lp), 0.0)
     expected = {p: lp[p] for p in ("a", "b", "q")}
     assert got == expected, f"keep_fraction=0 keeps exactly the single characters: expected {expected}, got {got}"
 
 
-def test_prune_with_keep_fraction_one_keeps_everything(impl):
+@pytest.mark.concept("prune-by-loss")
+def test_prune_with_keep_fraction_one_keeps_everything(impl, returns):
     lp = log_probs_of(PRUNE_PROBS)
-    got = impl.unigram_prune(dict(PRUNE_WORDS), lp, keep_fraction=1.0)
+    got = prune(impl, returns, dict(PRUNE_WORDS), dict(lp), 1.0)
     assert got == lp, f"expected every piece kept, got {got}"
 
 
-def test_prune_rounds_the_kept_count_down(impl):
+@pytest.mark.concept("prune-by-loss")
+def test_prune_rounds_the_kept_count_down(impl, returns):
     lp = log_probs_of({"a": 0.1, "b": 0.1, "ab": 0.3, "ba": 0.2, "aa": 0.05})
-    got = impl.unigram_prune({"abba": 3, "aab": 2, "ab": 4}, lp, keep_fraction=0.5)
+    got = prune(impl, returns, {"abba": 3, "aab": 2, "ab": 4}, dict(lp), 0.5)
     multi = [p for p in got if len(p) > 1]
     assert len(multi) == 1, f"int(3 * 0.5) = 1 multi-character piece kept, got {multi}"
 
 
-def test_prune_does_not_modify_its_arguments(impl):
+@pytest.mark.concept("inputs-unchanged")
+def test_prune_leaves_its_arguments_unchanged(impl, returns):
+    # keep_fraction 0.5 drops xy and abc: deleting them from the caller's log_probs (or removing
+    # each piece to measure its loss without putting it back) shows.
     words, lp = dict(PRUNE_WORDS), log_probs_of(PRUNE_PROBS)
-    before = (copy.deepcopy(words), copy.deepcopy(lp))
-    impl.unigram_prune(words, lp, keep_fraction=0.5)
-    assert (words, lp) == before, "unigram_prune changed word_freqs or log_probs"
+    before = (dict(words), dict(lp))
+    got = prune(impl, returns, words, lp, 0.5)
+    expected = {p: before[1][p] for p in ("a", "b", "c", "d", "ab", "cd")}
+    assert got == expected, f"expected {expected}, got {got}"
+    assert words == before[0], f"unigram_prune changed word_freqs:\nexpected {before[0]}\ngot      {words}"
+    assert lp == before[1], f"unigram_prune changed log_probs:\nexpected {before[1]}\ngot      {lp}"
 
 
-def check_prune(
-    impl: types.ModuleType, ref: types.ModuleType, words: dict[str, int], lp: dict[str, float], keep: float
-) -> dict[str, float]:
-    got = impl.unigram_prune(words, lp, keep_fraction=keep)
-    assert isinstance(got, dict), f"expected a dict, got {type(got).__name__}"
-    changed = {p: (lp.get(p), v) for p, v in got.items() if lp.get(p) != v}
-    assert not changed, f"kept pieces must keep their log-probs (piece: (expected, got)): {changed}"
-    singles = {p for p in lp if len(p) == 1}
-    assert singles <= set(got), f"single characters {sorted(singles - set(got))} were dropped"
-    loss = removal_losses(ref, words, lp)
-    kept = [p for p in got if len(p) > 1]
-    dropped = [p for p in loss if p not in got]
-    want = int(len(loss) * keep)
-    assert len(kept) == want, (
-        f"expected int({len(loss)} * {keep}) = {want} multi-character pieces, got {len(kept)}: {kept}"
-    )
-    if kept and dropped:
-        worst_kept = min(kept, key=loss.__getitem__)
-        best_dropped = max(dropped, key=loss.__getitem__)
-        assert loss[worst_kept] >= loss[best_dropped] - 1e-9 * max(1.0, abs(loss[best_dropped])), (
-            f"kept {worst_kept!r} (loss {loss[worst_kept]}) but dropped {best_dropped!r} (loss {loss[best_dropped]})"
-        )
-    return got
+PRUNE_SEED = 31337
 
 
-def test_prune_keeps_the_highest_loss_pieces_on_random_inputs(impl, ref):
-    rng = random.Random(31337)
+def prune_cases(ref) -> list[dict[str, object]]:
+    """Random corpora and vocabularies with each multi-character piece's loss and the reference's
+    result (the losses are computed by re-segmenting with the reference's Viterbi)."""
+    rng = random.Random(PRUNE_SEED)
+    cases = []
     for _ in range(25):
         alphabet = rng.choice(["ab", "abc", "abcd"])
         words = _random_words(rng, alphabet)
         lp = _random_log_probs(rng, alphabet, words)
         keep = rng.choice([0.25, 0.5, 0.75, 0.8])
-        got = check_prune(impl, ref, words, lp, keep)
-        loss = removal_losses(ref, words, lp)
+
+        def likelihood(pieces: dict[str, float], words: dict[str, int] = words) -> float:
+            return sum(f * ref.viterbi_segment(w, pieces)[1] for w, f in words.items())
+
+        base = likelihood(lp)
+        loss = {p: base - likelihood({q: v for q, v in lp.items() if q != p}) for p in lp if len(p) > 1}
         ranked = sorted(loss.values(), reverse=True)
         cut = int(len(loss) * keep)
-        if 0 < cut < len(ranked) and ranked[cut - 1] - ranked[cut] > 1e-6:  # no tie at the cut
-            want = ref.unigram_prune(words, lp, keep_fraction=keep)
-            assert got == want, f"expected {want}, got {got}"
+        untied = 0 < cut < len(ranked) and ranked[cut - 1] - ranked[cut] > 1e-6
+        expected = ref.unigram_prune(dict(words), dict(lp), keep) if untied else None
+        cases.append({"words": words, "lp": lp, "keep": keep, "loss": loss, "expected": expected})
+    return cases
+
+
+@pytest.mark.concept("prune-by-loss")
+def test_prune_keeps_the_highest_loss_pieces_on_random_inputs(impl, returns, reference_cases):
+    for case, want in enumerate(reference_cases(prune_cases)):
+        words, lp, keep, loss = want["words"], want["lp"], want["keep"], want["loss"]
+        where = f"random case {case} (seed {PRUNE_SEED}), unigram_prune({words}, {lp}, {keep})"
+        got = prune(impl, returns, dict(words), dict(lp), keep)
+        changed = {p: (lp.get(p), v) for p, v in got.items() if lp.get(p) != v}
+        assert not changed, f"{where}: kept pieces must keep their log-probs (piece: (expected, got)): {changed}"
+        missing = sorted(p for p in lp if len(p) == 1 and p not in got)
+        assert not missing, f"{where}: single characters {missing} were dropped"
+        kept = [p for p in got if len(p) > 1]
+        dropped = [p for p in loss if p not in got]
+        count = int(len(loss) * keep)
+        assert len(kept) == count, (
+            f"{where}: expected int({len(loss)} * {keep}) = {count} multi-character pieces, got {kept}"
+        )
+        if kept and dropped:
+            worst_kept = min(kept, key=loss.__getitem__)
+            best_dropped = max(dropped, key=loss.__getitem__)
+            assert loss[worst_kept] >= loss[best_dropped] - 1e-9 * max(1.0, abs(loss[best_dropped])), (
+                f"{where}: kept {worst_kept!r} (loss {loss[worst_kept]}) but dropped {best_dropped!r} (loss {loss[best_dropped]})"
+            )
+        if want["expected"] is not None:  # no tie at the cut: the result is fully determined
+            assert got == want["expected"], f"{where}: expected {want['expected']}, got {got}"
+
+
+SEGMENTABLE_SEED = 4711
+
+
+@pytest.mark.concept("keep-single-characters")
+def test_every_word_stays_segmentable_after_em_steps_and_pruning(impl, returns):
+    rng = random.Random(SEGMENTABLE_SEED)
+    for case in range(10):
+        alphabet = rng.choice(["ab", "abc", "abcd"])
+        words = _random_words(rng, alphabet)
+        lp = _random_log_probs(rng, alphabet, words)
+        probes = ["".join(reversed(w)) for w in words] + list(alphabet)
+        where = f"random case {case} (seed {SEGMENTABLE_SEED}), words {words}, starting log_probs {lp}"
+        for step in range(3):
+            lp = em_step(impl, returns, dict(words), lp)
+            lost = [w for w in [*words, *probes] if not segmentable(w, set(lp))]
+            assert not lost, (
+                f"{where}: after EM step {step + 1} these words cannot be segmented: {lost} (pieces {sorted(lp)})"
+            )
+        lp = prune(impl, returns, dict(words), lp, 0.5)
+        lost = [w for w in [*words, *probes] if not segmentable(w, set(lp))]
+        assert not lost, f"{where}: after pruning these words cannot be segmented: {lost} (pieces {sorted(lp)})"
+
+
+# Differential cases: built once per session with reference_impl (see conftest.py).
+REFERENCE_CASES = (em_step_cases, prune_cases)

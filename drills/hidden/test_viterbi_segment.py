@@ -3,15 +3,17 @@
 ``viterbi_segment(word, log_probs)`` returns ``(pieces, log_prob)``: pieces in left-to-right order
 that concatenate to ``word``, all in ``log_probs``, whose log-probabilities sum to the highest
 possible total. Unsegmentable words give ``([], -math.inf)``; the empty word gives ``([], 0.0)``.
-When several segmentations share the best score, any of them is accepted.
+When several segmentations share the best score, any of them is accepted. The result is a tuple
+of a list of str and a number; types are checked exactly.
 """
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 import types
+
+import pytest
 
 
 def log_probs_of(probs: dict[str, float]) -> dict[str, float]:
@@ -30,15 +32,25 @@ def brute_force_best(word: str, log_probs: dict[str, float]) -> float:
     return best
 
 
+def segment(impl: types.ModuleType, returns, word: str, log_probs: dict[str, float]) -> tuple[list[str], float]:
+    """``impl.viterbi_segment(word, log_probs)``, checked to be a ``(list of str, number)`` tuple."""
+    call = f"viterbi_segment({word!r}, {log_probs})"
+    result = returns(impl.viterbi_segment(word, log_probs), tuple, call)
+    assert len(result) == 2, f"{call} must return a (pieces, log_prob) pair, got {result!r}"
+    pieces, score = result
+    returns(pieces, list, f"{call}[0]", items=str)
+    assert isinstance(score, (int, float)) and not isinstance(score, bool), (
+        f"{call}[1] must be a number (the log-probability), got {type(score).__name__}: {score!r}"
+    )
+    return pieces, score
+
+
 def check_optimal(
-    impl: types.ModuleType, word: str, log_probs: dict[str, float], best: float | None = None
+    impl: types.ModuleType, returns, word: str, log_probs: dict[str, float], best: float | None = None
 ) -> list[str]:
     """Assert the result is a valid, optimal segmentation with the right score; return pieces.
     ``best`` is the brute-force optimum when the caller has it already."""
-    result = impl.viterbi_segment(word, log_probs)
-    assert isinstance(result, tuple) and len(result) == 2, f"expected a (pieces, log_prob) tuple, got {result!r}"
-    pieces, score = result
-    pieces = list(pieces)
+    pieces, score = segment(impl, returns, word, log_probs)
     if best is None:
         best = brute_force_best(word, log_probs)
     if best == -math.inf:
@@ -59,88 +71,116 @@ def check_optimal(
     return pieces
 
 
-def test_picks_the_globally_best_split_not_the_greedy_one(impl):
+UNSEGMENTABLE = "([], -inf)"
+
+
+def expect_unsegmentable(impl, returns, word: str, log_probs: dict[str, float]) -> None:
+    pieces, score = segment(impl, returns, word, log_probs)
+    assert pieces == [] and score == -math.inf, (
+        f"viterbi_segment({word!r}, {log_probs}): no segmentation exists, expected {UNSEGMENTABLE}, got ({pieces}, {score})"
+    )
+
+
+@pytest.mark.concept("return-types")
+def test_returns_a_tuple_of_a_list_and_a_number(impl, returns):
+    segment(impl, returns, "ab", log_probs_of({"a": 0.5, "b": 0.5}))
+    segment(impl, returns, "ax", log_probs_of({"a": 0.5}))
+
+
+@pytest.mark.concept("viterbi-not-greedy")
+def test_picks_the_globally_best_split_not_the_greedy_one(impl, returns):
     # Greedy longest-first takes "ab" then "c" (0.3 * 0.01); "a" + "bc" scores 0.2 * 0.4.
     lp = log_probs_of({"a": 0.2, "b": 0.05, "c": 0.01, "ab": 0.3, "bc": 0.4})
-    pieces = check_optimal(impl, "abc", lp)
+    pieces = check_optimal(impl, returns, "abc", lp)
     assert pieces == ["a", "bc"], f"expected ['a', 'bc'], got {pieces}"
 
 
-def test_pieces_come_back_in_left_to_right_order(impl):
+@pytest.mark.concept("viterbi-not-greedy")
+def test_pieces_come_back_in_left_to_right_order(impl, returns):
     lp = log_probs_of({"h": 0.1, "e": 0.1, "l": 0.1, "o": 0.1, "he": 0.2, "llo": 0.3, "hel": 0.01, "lo": 0.05})
-    pieces, score = impl.viterbi_segment("hello", lp)
-    assert list(pieces) == ["he", "llo"], f"expected ['he', 'llo'], got {list(pieces)}"
+    pieces, score = segment(impl, returns, "hello", lp)
+    assert pieces == ["he", "llo"], f"expected ['he', 'llo'], got {pieces}"
     assert math.isclose(score, math.log(0.2) + math.log(0.3)), f"expected {math.log(0.06)}, got {score}"
 
 
-def test_returns_a_log_probability_not_a_probability(impl):
+@pytest.mark.concept("log-space")
+def test_returns_a_log_probability_not_a_probability(impl, returns):
     lp = log_probs_of({"a": 0.5, "b": 0.25})
-    _pieces, score = impl.viterbi_segment("ab", lp)
+    _pieces, score = segment(impl, returns, "ab", lp)
     expected = math.log(0.5) + math.log(0.25)
     assert math.isclose(score, expected), f"expected log-prob {expected}, got {score}"
 
 
-def test_more_pieces_win_when_they_score_higher(impl):
+@pytest.mark.concept("viterbi-not-greedy")
+def test_more_pieces_win_when_they_score_higher(impl, returns):
     lp = log_probs_of({"a": 0.6, "b": 0.6, "ab": 0.1})
-    pieces = check_optimal(impl, "abab", lp)
+    pieces = check_optimal(impl, returns, "abab", lp)
     assert pieces == ["a", "b", "a", "b"], f"expected ['a', 'b', 'a', 'b'], got {pieces}"
 
 
-def test_whole_word_piece_wins_when_it_scores_higher(impl):
+@pytest.mark.concept("viterbi-not-greedy")
+def test_whole_word_piece_wins_when_it_scores_higher(impl, returns):
     lp = log_probs_of({"a": 0.1, "b": 0.1, "ab": 0.05, "abab": 0.02})
-    pieces = check_optimal(impl, "abab", lp)
+    pieces = check_optimal(impl, returns, "abab", lp)
     assert pieces == ["abab"], f"expected ['abab'], got {pieces}"
 
 
-def test_word_with_an_unknown_character_is_unsegmentable(impl):
-    lp = log_probs_of({"a": 0.5, "b": 0.5})
-    got = impl.viterbi_segment("abxab", lp)
-    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+@pytest.mark.concept("unsegmentable-word")
+def test_word_with_an_unknown_character_is_unsegmentable(impl, returns):
+    expect_unsegmentable(impl, returns, "abxab", log_probs_of({"a": 0.5, "b": 0.5}))
 
 
-def test_word_is_unsegmentable_when_pieces_cannot_reach_the_end(impl):
-    lp = log_probs_of({"ab": 0.5, "abc": 0.5, "cd": 0.5})
-    got = impl.viterbi_segment("abcde", lp)
-    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+@pytest.mark.concept("unsegmentable-word")
+def test_word_is_unsegmentable_when_pieces_cannot_reach_the_end(impl, returns):
+    expect_unsegmentable(impl, returns, "abcde", log_probs_of({"ab": 0.5, "abc": 0.5, "cd": 0.5}))
 
 
-def test_unsegmentable_prefix_is_not_rescued_by_a_later_piece(impl):
-    lp = log_probs_of({"b": 0.5, "c": 0.5, "bc": 0.9})
-    got = impl.viterbi_segment("abc", lp)
-    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+@pytest.mark.concept("unsegmentable-word")
+def test_unsegmentable_prefix_is_not_rescued_by_a_later_piece(impl, returns):
+    expect_unsegmentable(impl, returns, "abc", log_probs_of({"b": 0.5, "c": 0.5, "bc": 0.9}))
 
 
-def test_empty_vocabulary(impl):
-    got = impl.viterbi_segment("a", {})
-    assert list(got[0]) == [] and got[1] == -math.inf, f"expected ([], -inf), got {got}"
+@pytest.mark.concept("unsegmentable-word", "empty-inputs")
+def test_empty_vocabulary(impl, returns):
+    expect_unsegmentable(impl, returns, "a", {})
 
 
-def test_empty_word_has_the_empty_segmentation(impl):
-    got = impl.viterbi_segment("", log_probs_of({"a": 0.5}))
-    assert list(got[0]) == [] and got[1] == 0.0, f"expected ([], 0.0), got {got}"
+@pytest.mark.concept("empty-inputs")
+def test_empty_word_has_the_empty_segmentation(impl, returns):
+    pieces, score = segment(impl, returns, "", log_probs_of({"a": 0.5}))
+    assert pieces == [] and score == 0.0, f"viterbi_segment('', ...): expected ([], 0.0), got ({pieces}, {score})"
 
 
-def test_single_character_word(impl):
-    pieces = check_optimal(impl, "a", log_probs_of({"a": 0.3, "b": 0.7}))
+@pytest.mark.concept("empty-inputs")
+def test_single_character_word(impl, returns):
+    pieces = check_optimal(impl, returns, "a", log_probs_of({"a": 0.3, "b": 0.7}))
     assert pieces == ["a"], f"expected ['a'], got {pieces}"
 
 
-def test_pieces_longer_than_the_word_are_harmless(impl):
-    pieces = check_optimal(impl, "ab", log_probs_of({"a": 0.3, "b": 0.3, "abc": 0.4}))
+@pytest.mark.concept("viterbi-not-greedy")
+def test_pieces_longer_than_the_word_are_harmless(impl, returns):
+    pieces = check_optimal(impl, returns, "ab", log_probs_of({"a": 0.3, "b": 0.3, "abc": 0.4}))
     assert pieces == ["a", "b"], f"expected ['a', 'b'], got {pieces}"
 
 
-def test_sentencepiece_style_word_boundary_symbol(impl):
+@pytest.mark.concept("viterbi-not-greedy")
+def test_sentencepiece_style_word_boundary_symbol(impl, returns):
     lp = log_probs_of({"▁": 0.2, "▁th": 0.1, "e": 0.1, "▁the": 0.05, "t": 0.1, "h": 0.1, "▁t": 0.1})
-    pieces = check_optimal(impl, "▁the", lp)
+    pieces = check_optimal(impl, returns, "▁the", lp)
     assert pieces == ["▁the"], f"expected ['▁the'], got {pieces}"
 
 
-def test_the_vocabulary_is_not_modified(impl):
+@pytest.mark.concept("inputs-unchanged")
+def test_the_vocabulary_is_left_unchanged(impl, returns):
+    # Every substring of these words is looked up, most are missing, and "abxa" cannot be
+    # segmented: an implementation that stores defaults (setdefault, a defaultdict built on the
+    # caller's dict, -inf for missing pieces) or removes pieces leaves the caller's dict changed.
     lp = log_probs_of({"a": 0.3, "b": 0.3, "ab": 0.4})
-    before = copy.deepcopy(lp)
-    impl.viterbi_segment("abba", lp)
-    assert lp == before, f"log_probs changed: expected {before}, got {lp}"
+    before = dict(lp)
+    pieces = check_optimal(impl, returns, "abba", lp)
+    assert pieces == ["ab", "b", "a"], f"expected ['ab', 'b', 'a'], got {pieces}"
+    expect_unsegmentable(impl, returns, "abxa", lp)
+    assert lp == before, f"viterbi_segment changed the caller's log_probs:\nexpected {before}\ngot      {lp}"
 
 
 def _random_log_probs(rng: random.Random, alphabet: str) -> dict[str, float]:
@@ -150,10 +190,13 @@ def _random_log_probs(rng: random.Random, alphabet: str) -> dict[str, float]:
     return {p: -rng.uniform(0.05, 6.0) for p in sorted(pieces)}
 
 
+BRUTE_FORCE_SEED = 7
+
+
 def brute_force_cases(ref) -> list[tuple[dict[str, float], list[tuple[str, float]]]]:
     """Random vocabularies, each with random words and their best score by enumeration (the
     reference is not consulted)."""
-    rng = random.Random(7)
+    rng = random.Random(BRUTE_FORCE_SEED)
     cases = []
     for _ in range(60):
         alphabet = rng.choice(["ab", "abc", "abcd"])
@@ -166,22 +209,32 @@ def brute_force_cases(ref) -> list[tuple[dict[str, float], list[tuple[str, float
     return cases
 
 
-def test_random_vocabularies_match_brute_force_enumeration(impl, reference_cases):
-    for lp, words in reference_cases(brute_force_cases):
+@pytest.mark.concept("viterbi-not-greedy", "log-space")
+def test_random_vocabularies_match_brute_force_enumeration(impl, returns, reference_cases):
+    for case, (lp, words) in enumerate(reference_cases(brute_force_cases)):
         for word, best in words:
-            check_optimal(impl, word, dict(lp), best)
+            try:
+                check_optimal(impl, returns, word, dict(lp), best)
+            except AssertionError as failure:
+                raise AssertionError(
+                    f"random case {case} (seed {BRUTE_FORCE_SEED}), viterbi_segment({word!r}, {lp}): {failure}"
+                ) from None
 
 
-def test_ties_accept_any_best_segmentation(impl):
+@pytest.mark.concept("viterbi-not-greedy")
+def test_ties_accept_any_best_segmentation(impl, returns):
     # "a" + "aa" and "aa" + "a" both score -4.0: either is right.
     lp = {"a": -2.0, "aa": -2.0}
-    pieces = check_optimal(impl, "aaa", lp)
+    pieces = check_optimal(impl, returns, "aaa", lp)
     assert pieces in (["a", "aa"], ["aa", "a"]), f"expected ['a', 'aa'] or ['aa', 'a'], got {pieces}"
+
+
+REFERENCE_SCORE_SEED = 99
 
 
 def reference_score_cases(ref) -> list[tuple[dict[str, float], list[tuple[str, list[str], float]]]]:
     """Random vocabularies over other alphabets, each with random words and the reference's answer."""
-    rng = random.Random(99)
+    rng = random.Random(REFERENCE_SCORE_SEED)
     cases = []
     for _ in range(40):
         alphabet = rng.choice(["xy", "xyz", "ñóp"])
@@ -195,19 +248,21 @@ def reference_score_cases(ref) -> list[tuple[dict[str, float], list[tuple[str, l
     return cases
 
 
-def test_random_words_score_like_the_reference(impl, reference_cases):
-    for lp, words in reference_cases(reference_score_cases):
+@pytest.mark.concept("viterbi-not-greedy", "unsegmentable-word")
+def test_random_words_score_like_the_reference(impl, returns, reference_cases):
+    for case, (lp, words) in enumerate(reference_cases(reference_score_cases)):
         for word, want_pieces, want in words:
-            got_pieces, got = impl.viterbi_segment(word, dict(lp))
+            where = f"random case {case} (seed {REFERENCE_SCORE_SEED}), viterbi_segment({word!r}, {lp})"
+            got_pieces, got = segment(impl, returns, word, dict(lp))
             if want == -math.inf:
-                assert list(got_pieces) == [] and got == -math.inf, (
-                    f"{word!r}: expected ([], -inf), got ({got_pieces}, {got})"
+                assert got_pieces == [] and got == -math.inf, (
+                    f"{where}: expected {UNSEGMENTABLE}, got ({got_pieces}, {got})"
                 )
                 continue
             assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9), (
-                f"{word!r} with {lp}: expected best log-prob {want} ({want_pieces}), got {got} ({got_pieces})"
+                f"{where}: expected best log-prob {want} ({want_pieces}), got {got} ({got_pieces})"
             )
-            assert "".join(got_pieces) == word, f"pieces {got_pieces} do not spell {word!r}"
+            assert "".join(got_pieces) == word, f"{where}: pieces {got_pieces} do not spell {word!r}"
 
 
 # Differential cases: built once per session (see conftest.py).

@@ -3,13 +3,15 @@
 Each test builds a tokenizer from ``impl`` and sets its ``vocab`` / ``inv_vocab`` dicts directly,
 so only the encoding side is exercised. Conventions: pieces after the first carry the prefix,
 the longest vocabulary match wins at each position, and any position without a match turns the
-whole word into the unknown token.
+whole word into the unknown token. ``tokenize_word`` returns a list of str (checked exactly).
 """
 
 from __future__ import annotations
 
 import random
 import types
+
+import pytest
 
 UNK = "[UNK]"
 
@@ -22,127 +24,159 @@ def make_tokenizer(impl: types.ModuleType, tokens: list[str], unk: str = UNK, pr
     return tok
 
 
-def expect_pieces(tok: object, word: str, expected: list[str]) -> None:
-    got = tok.tokenize_word(word)
-    assert got == expected, f"tokenize_word({word!r}): expected {expected}, got {got}"
+def pieces_of(tok: object, returns, word: str) -> list[str]:
+    return returns(tok.tokenize_word(word), list, f"tokenize_word({word!r})", items=str)
 
 
-def test_playing_splits_into_stem_and_continuation(impl):
+def expect_pieces(tok: object, returns, word: str, expected: list[str]) -> None:
+    got = pieces_of(tok, returns, word)
+    assert got == expected, f"vocab {sorted(tok.vocab)}, tokenize_word({word!r}): expected {expected}, got {got}"
+
+
+@pytest.mark.concept("return-types")
+def test_returns_a_list_of_strings(impl, returns):
+    tok = make_tokenizer(impl, [UNK, "a", "##b"])
+    pieces_of(tok, returns, "ab")
+    pieces_of(tok, returns, "x")
+
+
+@pytest.mark.concept("continuation-prefix")
+def test_playing_splits_into_stem_and_continuation(impl, returns):
     tok = make_tokenizer(impl, [UNK, "play", "##ing", "p", "##l", "##a", "##y"])
-    expect_pieces(tok, "playing", ["play", "##ing"])
+    expect_pieces(tok, returns, "playing", ["play", "##ing"])
 
 
-def test_word_in_vocabulary_is_a_single_piece(impl):
+@pytest.mark.concept("greedy-longest-match")
+def test_word_in_vocabulary_is_a_single_piece(impl, returns):
     tok = make_tokenizer(impl, [UNK, "hug", "h", "##u", "##g", "##ug"])
-    expect_pieces(tok, "hug", ["hug"])
+    expect_pieces(tok, returns, "hug", ["hug"])
 
 
-def test_single_character_word(impl):
+@pytest.mark.concept("empty-inputs")
+def test_single_character_word(impl, returns):
     tok = make_tokenizer(impl, [UNK, "a", "##a"])
-    expect_pieces(tok, "a", ["a"])
+    expect_pieces(tok, returns, "a", ["a"])
 
 
-def test_untrained_tokenizer_gives_unk_for_every_word(impl):
+@pytest.mark.concept("whole-word-unk")
+def test_untrained_tokenizer_gives_unk_for_every_word(impl, returns):
     tok = impl.WordPieceTokenizer()
-    expect_pieces(tok, "abc", [UNK])
+    expect_pieces(tok, returns, "abc", [UNK])
 
 
-def test_empty_word_gives_no_pieces(impl):
+@pytest.mark.concept("empty-inputs")
+def test_empty_word_gives_no_pieces(impl, returns):
     tok = make_tokenizer(impl, [UNK, "a"])
-    expect_pieces(tok, "", [])
+    expect_pieces(tok, returns, "", [])
 
 
-def test_longest_match_wins_over_a_shorter_prefix(impl):
+@pytest.mark.concept("greedy-longest-match")
+def test_longest_match_wins_over_a_shorter_prefix(impl, returns):
     tok = make_tokenizer(impl, [UNK, "un", "unaff", "##aff", "##able", "##a", "##ble"])
-    expect_pieces(tok, "unaffable", ["unaff", "##able"])
+    expect_pieces(tok, returns, "unaffable", ["unaff", "##able"])
 
 
-def test_longest_match_also_applies_to_continuation_pieces(impl):
+@pytest.mark.concept("greedy-longest-match")
+def test_longest_match_also_applies_to_continuation_pieces(impl, returns):
     tok = make_tokenizer(impl, [UNK, "x", "##a", "##ab", "##abc", "##b", "##c", "##bc"])
-    expect_pieces(tok, "xabcab", ["x", "##abc", "##ab"])
+    expect_pieces(tok, returns, "xabcab", ["x", "##abc", "##ab"])
 
 
-def test_matching_starts_at_the_left_end_of_the_word(impl):
+@pytest.mark.concept("greedy-longest-match")
+def test_matching_starts_at_the_left_end_of_the_word(impl, returns):
     # From the right, "##bc" would be taken first, giving ["a", "##bc"].
     tok = make_tokenizer(impl, [UNK, "a", "ab", "##b", "##c", "##bc"])
-    expect_pieces(tok, "abc", ["ab", "##c"])
+    expect_pieces(tok, returns, "abc", ["ab", "##c"])
 
 
-def test_greedy_match_is_not_undone_when_the_rest_fails(impl):
+@pytest.mark.concept("greedy-longest-match", "whole-word-unk")
+def test_greedy_match_is_not_undone_when_the_rest_fails(impl, returns):
     # "a" + "##bc" would cover the word, but greedy takes "ab" first and "##c" is missing:
     # WordPiece does not backtrack, so the whole word is unknown.
     tok = make_tokenizer(impl, [UNK, "a", "ab", "##bc", "##b"])
-    expect_pieces(tok, "abc", [UNK])
+    expect_pieces(tok, returns, "abc", [UNK])
 
 
-def test_unknown_character_makes_the_whole_word_unk(impl):
+@pytest.mark.concept("whole-word-unk")
+def test_unknown_character_makes_the_whole_word_unk(impl, returns):
     tok = make_tokenizer(impl, [UNK, "play", "##ing", "##s"])
-    expect_pieces(tok, "playingx", [UNK])
+    expect_pieces(tok, returns, "playingx", [UNK])
 
 
-def test_unknown_first_character_makes_the_whole_word_unk(impl):
+@pytest.mark.concept("whole-word-unk")
+def test_unknown_first_character_makes_the_whole_word_unk(impl, returns):
     tok = make_tokenizer(impl, [UNK, "##a", "##b", "b"])
-    expect_pieces(tok, "xab", [UNK])
+    expect_pieces(tok, returns, "xab", [UNK])
 
 
-def test_first_piece_is_looked_up_without_the_prefix(impl):
+@pytest.mark.concept("continuation-prefix")
+def test_first_piece_is_looked_up_without_the_prefix(impl, returns):
     tok = make_tokenizer(impl, [UNK, "##ab", "##c", "a", "##b"])
-    expect_pieces(tok, "abc", ["a", "##b", "##c"])
+    expect_pieces(tok, returns, "abc", ["a", "##b", "##c"])
 
 
-def test_prefixed_piece_cannot_start_a_word(impl):
+@pytest.mark.concept("continuation-prefix")
+def test_prefixed_piece_cannot_start_a_word(impl, returns):
     tok = make_tokenizer(impl, [UNK, "##ab", "##c"])
-    expect_pieces(tok, "abc", [UNK])
+    expect_pieces(tok, returns, "abc", [UNK])
 
 
-def test_continuation_pieces_must_carry_the_prefix(impl):
+@pytest.mark.concept("continuation-prefix")
+def test_continuation_pieces_must_carry_the_prefix(impl, returns):
     tok = make_tokenizer(impl, [UNK, "ab", "c", "b"])
-    expect_pieces(tok, "abc", [UNK])
+    expect_pieces(tok, returns, "abc", [UNK])
     tok = make_tokenizer(impl, [UNK, "ab", "c", "##c"])
-    expect_pieces(tok, "abc", ["ab", "##c"])
+    expect_pieces(tok, returns, "abc", ["ab", "##c"])
 
 
-def test_same_string_with_and_without_prefix_are_different_pieces(impl):
+@pytest.mark.concept("continuation-prefix")
+def test_same_string_with_and_without_prefix_are_different_pieces(impl, returns):
     tok = make_tokenizer(impl, [UNK, "ab", "##ab", "##a", "a"])
-    expect_pieces(tok, "ababa", ["ab", "##ab", "##a"])
+    expect_pieces(tok, returns, "ababa", ["ab", "##ab", "##a"])
 
 
-def test_custom_prefix_and_unk_token(impl):
+@pytest.mark.concept("continuation-prefix", "whole-word-unk")
+def test_custom_prefix_and_unk_token(impl, returns):
     tok = make_tokenizer(impl, ["<oov>", "lo", "@@w", "@@we", "@@st", "l", "@@o"], unk="<oov>", prefix="@@")
-    expect_pieces(tok, "lowest", ["lo", "@@we", "@@st"])
-    expect_pieces(tok, "lows", ["<oov>"])
+    expect_pieces(tok, returns, "lowest", ["lo", "@@we", "@@st"])
+    expect_pieces(tok, returns, "lows", ["<oov>"])
 
 
-def test_default_prefix_is_ignored_when_a_custom_one_is_set(impl):
+@pytest.mark.concept("continuation-prefix")
+def test_default_prefix_is_ignored_when_a_custom_one_is_set(impl, returns):
     tok = make_tokenizer(impl, [UNK, "a", "##b", "+b"], prefix="+")
-    expect_pieces(tok, "ab", ["a", "+b"])
+    expect_pieces(tok, returns, "ab", ["a", "+b"])
     tok = make_tokenizer(impl, [UNK, "a", "##b"], prefix="+")
-    expect_pieces(tok, "ab", [UNK])
+    expect_pieces(tok, returns, "ab", [UNK])
 
 
-def test_multi_character_unicode_word(impl):
+@pytest.mark.concept("greedy-longest-match")
+def test_multi_character_unicode_word(impl, returns):
     tok = make_tokenizer(impl, [UNK, "na", "##ïve", "##ï", "##v", "##e", "日", "##本"])
-    expect_pieces(tok, "naïve", ["na", "##ïve"])
-    expect_pieces(tok, "日本", ["日", "##本"])
+    expect_pieces(tok, returns, "naïve", ["na", "##ïve"])
+    expect_pieces(tok, returns, "日本", ["日", "##本"])
 
 
-def test_long_word_has_no_length_limit(impl):
+@pytest.mark.concept("greedy-longest-match")
+def test_long_word_has_no_length_limit(impl, returns):
     tok = make_tokenizer(impl, [UNK, "a", "##a", "##aaa"])
     word = "a" * 211  # longer than both common limits, 100 (Hugging Face) and 200 (BERT)
-    expect_pieces(tok, word, ["a"] + ["##aaa"] * 70)
+    expect_pieces(tok, returns, word, ["a"] + ["##aaa"] * 70)
 
 
-def test_tokenize_splits_on_whitespace_and_unks_words_independently(impl):
+@pytest.mark.concept("whole-word-unk", "pre-tokenization")
+def test_tokenize_splits_on_whitespace_and_unks_words_independently(impl, returns):
     tok = make_tokenizer(impl, [UNK, "hug", "##s", "pun", "b", "##un"])
-    got = tok.tokenize("hugs  zzz\tbun pun\n")
+    got = returns(tok.tokenize("hugs  zzz\tbun pun\n"), list, "tokenize('hugs  zzz\\tbun pun\\n')")
     expected = ["hug", "##s", UNK, "b", "##un", "pun"]
     assert got == expected, f"tokenize: expected {expected}, got {got}"
 
 
-def test_encode_and_decode_use_the_pieces(impl):
+@pytest.mark.concept("round-trip")
+def test_encode_and_decode_use_the_pieces(impl, returns):
     tokens = [UNK, "hug", "##s", "b", "##un"]
     tok = make_tokenizer(impl, tokens)
-    ids = tok.encode("hugs bun qq")
+    ids = returns(tok.encode("hugs bun qq"), list, "encode('hugs bun qq')", items=int)
     assert ids == [1, 2, 3, 4, 0], f"encode: expected [1, 2, 3, 4, 0], got {ids}"
     text = tok.decode([1, 2, 3, 4])
     assert text == "hugs bun", f"decode: expected 'hugs bun', got {text!r}"
@@ -170,10 +204,13 @@ def _expected_by_definition(word: str, tokens: set[str]) -> list[str]:
     return pieces
 
 
+RANDOM_VOCABULARY_SEED = 20240611
+
+
 def random_vocabulary_cases(ref) -> list[tuple[list[str], list[tuple[str, list[str]]]]]:
     """Random vocabularies, each with random words and their pieces by the definition above
     (checked against the reference too: a disagreement is a bug in this project)."""
-    rng = random.Random(20240611)
+    rng = random.Random(RANDOM_VOCABULARY_SEED)
     cases = []
     for _ in range(40):
         alphabet = rng.choice(["ab", "abc", "abcd", "aé"])
@@ -189,12 +226,16 @@ def random_vocabulary_cases(ref) -> list[tuple[list[str], list[tuple[str, list[s
     return cases
 
 
-def test_random_vocabularies_match_the_definition_and_the_reference(impl, reference_cases):
-    for tokens, words in reference_cases(random_vocabulary_cases):
+@pytest.mark.concept("greedy-longest-match", "continuation-prefix")
+def test_random_vocabularies_match_the_definition_and_the_reference(impl, returns, reference_cases):
+    for case, (tokens, words) in enumerate(reference_cases(random_vocabulary_cases)):
         tok = make_tokenizer(impl, tokens)
         for word, expected in words:
-            got = tok.tokenize_word(word)
-            assert got == expected, f"vocab {tokens}, word {word!r}: expected {expected}, got {got}"
+            got = pieces_of(tok, returns, word)
+            assert got == expected, (
+                f"random case {case} (seed {RANDOM_VOCABULARY_SEED}), vocab {tokens}, tokenize_word({word!r}): "
+                f"expected {expected}, got {got}"
+            )
 
 
 # Differential cases: built once per session with reference_impl (see conftest.py).

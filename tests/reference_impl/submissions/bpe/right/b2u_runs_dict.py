@@ -1,5 +1,5 @@
 # drills: bytes-to-unicode
-# alternative: dict built from the three printable runs, then the rest in byte order
+# variant: dict built from the three printable runs, then the rest in byte order
 def bytes_to_unicode():
     printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
     table = {b: chr(b) for b in printable}

@@ -1,5 +1,5 @@
 # drills: bytes-to-unicode
-# alternative: a predicate for "keeps its own character" and two parallel lists zipped at the end
+# variant: a predicate for "keeps its own character" and two parallel lists zipped at the end
 def bytes_to_unicode():
     def keeps_itself(b):
         return 0x21 <= b <= 0x7E or 0xA1 <= b <= 0xAC or 0xAE <= b <= 0xFF

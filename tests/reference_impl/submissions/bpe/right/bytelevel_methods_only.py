@@ -1,5 +1,5 @@
 # drills: byte-level-bpe
-# alternative: a class holding only the three methods, helpers from the reference namespace
+# variant: a class holding only the three methods, helpers from the reference namespace
 from collections import Counter
 
 

@@ -1,5 +1,5 @@
 # drills: byte-level-bpe
-# alternative: a standalone class with its own constructor, its own heap-free trainer loop and
+# variant: a standalone class with its own constructor, its own heap-free trainer loop and
 # a vocabulary list instead of setdefault
 
 

@@ -1,5 +1,5 @@
 # drills: bpe-dropout
-# alternative: recursion, one step per call, with the candidates' draws taken in a comprehension
+# variant: recursion, one step per call, with the candidates' draws taken in a comprehension
 
 
 def apply_merges_dropout(symbols, ranks, p, rng):

@@ -1,5 +1,5 @@
 # drills: bpe-dropout
-# alternative: list slicing, survivors collected while scanning
+# variant: list slicing, survivors collected while scanning
 def apply_merges_dropout(symbols, ranks, p, rng):
     symbols = list(symbols)
     while True:

@@ -1,5 +1,5 @@
 # drills: bpe-train, bpe-encode, bpe-full
-# alternative: plain-dict counts, an incremental pair -> words index for training, and a
+# variant: plain-dict counts, an incremental pair -> words index for training, and a
 # heap + linked-list encoder that merges one occurrence at a time (leftmost first on equal rank)
 import heapq
 
@@ -110,7 +110,9 @@ class BPETokenizer:
         self.merges = learn_merges(freqs, vocab_size - len(alphabet)) if vocab_size > len(alphabet) else []
         self.ranks = dict(zip(self.merges, range(len(self.merges))))
         tokens = alphabet + [a + b for a, b in self.merges]
-        self.vocab = {t: i for i, t in enumerate(tokens)}  # the book's choice: a repeated string keeps its last id
+        self.vocab = {}
+        for t in tokens:  # a merge that spells an existing token keeps that token's id
+            self.vocab.setdefault(t, len(self.vocab))
         self.inv_vocab = {i: t for t, i in self.vocab.items()}
 
     def tokenize(self, text):

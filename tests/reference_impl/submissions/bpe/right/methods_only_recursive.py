@@ -1,12 +1,12 @@
 # drills: bpe-encode
-# alternative: recursive apply_merges returning a list; a class holding only train and tokenize
+# variant: recursive apply_merges; a class holding only train and tokenize
 # (constructor and encode/decode come from the reference), learn_merges from the reference
 
 
 def apply_merges(symbols, ranks):
     pairs = [(ranks[(a, b)], (a, b)) for a, b in zip(symbols, symbols[1:]) if (a, b) in ranks]
     if not pairs:
-        return list(symbols)
+        return tuple(symbols)
     return apply_merges(merge_pair(tuple(symbols), min(pairs)[1]), ranks)  # noqa: F821
 
 

@@ -1,5 +1,5 @@
 # drills: tiktoken-cl100k
-# alternative: heap of (rank, start) over a linked list of byte spans; a compiled pattern
+# variant: heap of (rank, start) over a linked list of byte spans; a compiled pattern
 import heapq
 
 import regex

@@ -1,5 +1,5 @@
 # drills: tiktoken-cl100k
-# alternative: a plain rescan of the parts list after every join
+# variant: a plain rescan of the parts list after every join
 import regex
 
 

@@ -1,5 +1,5 @@
 # drills: bpe-train, bpe-encode, bpe-full
-# alternative: plain loops, Counter, tie-break via max(key=(count, pair)), first-wins vocabulary ids
+# variant: plain loops, Counter, tie-break via max(key=(count, pair)), first-wins vocabulary ids
 from collections import Counter
 
 

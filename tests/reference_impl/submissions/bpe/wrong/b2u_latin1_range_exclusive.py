@@ -1,5 +1,6 @@
 # drills: bytes-to-unicode
 # mistake: the '¡'..'¬' run stops one byte early
+# caught-by: test_printable_latin1_bytes_map_to_themselves, test_other_bytes_shift_to_256_and_up_in_byte_order, test_well_known_entries
 def bytes_to_unicode():
     printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬"))) + list(range(ord("®"), ord("ÿ") + 1))
     table = {b: chr(b) for b in printable}

@@ -1,5 +1,6 @@
 # drills: bytes-to-unicode
 # mistake: moved bytes start at 257 instead of 256
+# caught-by: test_other_bytes_shift_to_256_and_up_in_byte_order, test_well_known_entries, test_exact_gpt2_table
 def bytes_to_unicode():
     printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
     table = {b: chr(b) for b in printable}

@@ -1,5 +1,6 @@
 # drills: bytes-to-unicode
 # mistake: the printable run starts at the space (0x20)
+# caught-by: test_every_character_is_printable_and_not_whitespace, test_other_bytes_shift_to_256_and_up_in_byte_order, test_well_known_entries
 def bytes_to_unicode():
     printable = list(range(ord(" "), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
     table = {b: chr(b) for b in printable}

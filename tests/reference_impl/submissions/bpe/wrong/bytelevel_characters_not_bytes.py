@@ -1,5 +1,6 @@
 # drills: byte-level-bpe
 # mistake: spells chunks by characters, not UTF-8 bytes (non-ASCII text breaks)
+# caught-by: test_encode_without_merges_gives_the_utf8_bytes, test_round_trip_of_any_unicode_after_ascii_training
 from collections import Counter
 
 

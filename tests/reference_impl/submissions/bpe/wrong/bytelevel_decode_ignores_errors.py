@@ -1,5 +1,6 @@
 # drills: byte-level-bpe
 # mistake: decode drops invalid UTF-8 instead of replacing it
+# caught-by: test_decode_replaces_invalid_utf8
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: byte-level-bpe
 # mistake: learns vocab_size merges, forgetting the 256 base symbols
+# caught-by: test_base_vocabulary_is_exactly_the_256_bytes, test_training_on_a_small_corpus, test_vocab_size_below_256_learns_nothing
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: byte-level-bpe
 # mistake: treats the whole text as one chunk, so merges cross word boundaries
+# caught-by: test_training_on_a_small_corpus, test_training_never_merges_across_chunks, test_encoding_never_merges_across_chunks
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: byte-level-bpe
 # mistake: base ids follow the sorted symbols instead of the byte values
+# caught-by: test_base_vocabulary_is_exactly_the_256_bytes, test_encode_without_merges_gives_the_utf8_bytes, test_training_on_a_small_corpus
 from collections import Counter
 
 

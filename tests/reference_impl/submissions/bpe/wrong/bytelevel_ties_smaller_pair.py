@@ -1,5 +1,6 @@
 # drills: byte-level-bpe
 # mistake: its own trainer breaks ties toward the smaller pair
+# caught-by: test_training_on_a_small_corpus
 from collections import Counter
 
 

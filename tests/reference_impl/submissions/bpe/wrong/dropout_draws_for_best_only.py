@@ -1,5 +1,6 @@
 # drills: bpe-dropout
 # mistake: draws only for the lowest-ranked candidate and falls back to the next rank when it is dropped
+# caught-by: test_one_draw_per_candidate_per_step_in_left_to_right_order, test_p_zero_still_draws_once_per_candidate
 def apply_merges_dropout(symbols, ranks, p, rng):
     symbols = list(symbols)
     while True:

@@ -1,5 +1,6 @@
 # drills: bpe-dropout
 # mistake: keeps a candidate when its draw is below p (the comparison is inverted)
+# caught-by: test_dropped_candidate_lets_the_next_rank_merge, test_draw_equal_to_p_keeps_the_candidate, test_stops_when_every_candidate_is_dropped
 def apply_merges_dropout(symbols, ranks, p, rng):
     symbols = list(symbols)
     while True:

@@ -1,5 +1,6 @@
 # drills: bpe-dropout
 # mistake: after choosing the pair, merges every occurrence, dropped ones too
+# caught-by: test_one_draw_per_candidate_per_step_in_left_to_right_order, test_overlapping_survivors_merge_left_to_right
 def apply_merges_dropout(symbols, ranks, p, rng):
     symbols = list(symbols)
     while True:

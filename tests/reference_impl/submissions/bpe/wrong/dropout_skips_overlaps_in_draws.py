@@ -1,5 +1,6 @@
 # drills: bpe-dropout
 # mistake: does not draw for a candidate that overlaps the previous candidate
+# caught-by: test_dropped_candidate_lets_the_next_rank_merge, test_stops_when_every_candidate_is_dropped, test_one_draw_per_candidate_per_step_in_left_to_right_order
 def apply_merges_dropout(symbols, ranks, p, rng):
     symbols = list(symbols)
     while True:

@@ -1,5 +1,6 @@
 # drills: bpe-dropout
 # mistake: keeps a candidate only when its draw is strictly greater than p
+# caught-by: test_draw_equal_to_p_keeps_the_candidate
 def apply_merges_dropout(symbols, ranks, p, rng):
     symbols = list(symbols)
     while True:

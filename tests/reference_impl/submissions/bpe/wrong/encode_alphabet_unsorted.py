@@ -1,5 +1,6 @@
 # drills: bpe-encode
 # mistake: alphabet in first-seen order instead of sorted
+# caught-by: test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges, test_training_again_replaces_the_first_training, test_a_merge_that_spells_an_existing_token_keeps_its_first_id
 from collections import Counter
 
 

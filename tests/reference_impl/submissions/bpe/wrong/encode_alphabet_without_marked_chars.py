@@ -1,5 +1,6 @@
 # drills: bpe-encode
 # mistake: the alphabet lacks the marked characters, so one merge too many is learned and ids shift
+# caught-by: test_train_learns_the_sennrich_merges_and_ranks, test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges, test_train_with_vocab_size_below_alphabet_learns_no_merges
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-encode, bpe-full
 # mistake: apply_merges merges the leftmost pair that has any rank
+# caught-by: test_apply_merges_takes_lowest_rank_first_not_leftmost, test_apply_merges_ignores_dict_insertion_order, test_apply_merges_replays_the_dependency_chain
 from collections import Counter
 
 

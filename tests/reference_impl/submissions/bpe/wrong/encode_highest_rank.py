@@ -1,5 +1,6 @@
 # drills: bpe-encode
 # mistake: apply_merges merges the pair with the highest rank
+# caught-by: test_apply_merges_takes_lowest_rank_first_not_leftmost, test_apply_merges_takes_lowest_rank_first_not_highest, test_apply_merges_ignores_dict_insertion_order
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-encode
 # mistake: marks the first character instead of the last
+# caught-by: test_train_learns_the_sennrich_merges_and_ranks, test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges, test_train_splits_the_corpus_on_any_whitespace
 from collections import Counter
 
 

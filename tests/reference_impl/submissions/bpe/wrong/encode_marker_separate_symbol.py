@@ -1,5 +1,6 @@
 # drills: bpe-encode, bpe-full
 # mistake: the end-of-word marker is a separate symbol ('l', 'o', 'w', '</w>')
+# caught-by: test_train_learns_the_sennrich_merges_and_ranks, test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges, test_train_splits_the_corpus_on_any_whitespace
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-encode
 # mistake: apply_merges walks the merge list once in rank order, so a lower-rank pair formed late is never revisited
+# caught-by: test_apply_merges_revisits_a_lower_rank_pair_formed_late
 from collections import Counter
 
 

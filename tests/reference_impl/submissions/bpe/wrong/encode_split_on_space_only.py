@@ -1,5 +1,6 @@
 # drills: bpe-encode
 # mistake: splits on single spaces, so tabs, newlines and double spaces break words
+# caught-by: test_train_splits_the_corpus_on_any_whitespace, test_tokenize_segments_unseen_words_with_learned_pieces
 from collections import Counter
 
 

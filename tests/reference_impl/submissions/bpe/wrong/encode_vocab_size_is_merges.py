@@ -1,5 +1,6 @@
 # drills: bpe-encode
 # mistake: learns vocab_size merges instead of vocab_size - len(alphabet)
+# caught-by: test_train_learns_the_sennrich_merges_and_ranks, test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges, test_train_with_vocab_size_below_alphabet_learns_no_merges
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-full
 # mistake: decode leaves the end-of-word markers in the text
+# caught-by: test_decode_turns_markers_into_spaces, test_decode_leaves_the_callers_ids_unchanged, test_round_trip_of_seen_and_unseen_words
 from collections import Counter
 
 

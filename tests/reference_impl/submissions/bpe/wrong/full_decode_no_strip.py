@@ -1,5 +1,6 @@
 # drills: bpe-full
 # mistake: decode does not strip the trailing space
+# caught-by: test_decode_turns_markers_into_spaces, test_decode_leaves_the_callers_ids_unchanged, test_round_trip_of_seen_and_unseen_words
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-full
 # mistake: puts the unknown token at the end of the vocabulary
+# caught-by: test_train_learns_the_sennrich_merges_and_ranks, test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges, test_training_again_replaces_the_first_training
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-full
 # mistake: encode silently drops pieces that are not in the vocabulary
+# caught-by: test_encode_maps_unseen_characters_to_the_unknown_id, test_encode_uses_a_custom_unknown_token
 from collections import Counter
 
 

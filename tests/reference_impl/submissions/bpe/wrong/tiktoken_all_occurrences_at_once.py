@@ -1,5 +1,6 @@
 # drills: tiktoken-cl100k
 # mistake: joins every occurrence of the best pair in one step (merge_pair style)
+# caught-by: test_joins_happen_one_at_a_time
 import regex
 
 

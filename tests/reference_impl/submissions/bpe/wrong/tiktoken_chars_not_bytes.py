@@ -1,5 +1,6 @@
 # drills: tiktoken-cl100k
 # mistake: starts from characters' UTF-8 bytes grouped per character, never splitting a multi-byte character
+# caught-by: test_cl100k_round_trip, test_decode_replaces_a_split_character
 import regex
 
 

@@ -1,5 +1,6 @@
 # drills: tiktoken-cl100k
 # mistake: joins the leftmost pair that has a rank, whatever the rank
+# caught-by: test_lowest_rank_joins_first_not_leftmost
 import regex
 
 

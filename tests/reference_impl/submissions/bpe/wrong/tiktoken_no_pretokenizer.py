@@ -1,5 +1,6 @@
 # drills: tiktoken-cl100k
 # mistake: encodes the whole text as one piece
+# caught-by: test_encode_splits_with_the_pattern_first
 import regex
 
 

@@ -1,5 +1,6 @@
 # drills: tiktoken-cl100k
 # mistake: on equal ranks joins the rightmost pair
+# caught-by: test_tie_between_equal_pairs_goes_to_the_leftmost, test_joins_happen_one_at_a_time
 import regex
 
 

@@ -1,5 +1,6 @@
 # drills: tiktoken-cl100k
 # mistake: splits on whitespace instead of the encoding's pattern
+# caught-by: test_encode_splits_with_the_pattern_first, test_cl100k_known_ids, test_cl100k_round_trip
 import regex
 
 

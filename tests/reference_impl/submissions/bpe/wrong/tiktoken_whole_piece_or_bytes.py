@@ -1,5 +1,6 @@
 # drills: tiktoken-cl100k
 # mistake: looks the whole piece up and otherwise falls back to single bytes
+# caught-by: test_lowest_rank_joins_first_not_leftmost, test_lowest_rank_joins_first_not_highest, test_joins_build_on_earlier_joins
 import regex
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-train
 # mistake: counts pairs once up front and takes the top ones, never recounting after a merge
+# caught-by: test_learn_merges_sennrich_example_with_marker_on_last_character, test_learn_merges_sennrich_example_runs_until_pairs_are_exhausted, test_learn_merges_recounts_after_each_merge
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-train
 # mistake: count_pairs adds 1 per occurrence and ignores the word's frequency
+# caught-by: test_count_pairs_weights_each_pair_by_word_frequency, test_count_pairs_counts_every_occurrence_inside_a_word, test_learn_merges_sennrich_example_with_marker_on_last_character
 from collections import Counter
 
 

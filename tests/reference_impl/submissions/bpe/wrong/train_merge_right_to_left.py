@@ -1,5 +1,6 @@
 # drills: bpe-train
 # mistake: merge_pair scans right to left, so ('a', 'a', 'a') becomes ('a', 'aa')
+# caught-by: test_merge_pair_scans_left_to_right_without_overlap, test_learn_merges_recounts_after_each_merge
 from collections import Counter
 
 

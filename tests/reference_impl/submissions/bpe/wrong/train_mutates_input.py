@@ -1,5 +1,6 @@
 # drills: bpe-train
 # mistake: rewrites the caller's word_freqs dict in place
+# caught-by: test_learn_merges_and_count_pairs_leave_the_callers_dict_unchanged
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-train
 # mistake: learns one merge fewer than asked
+# caught-by: test_learn_merges_sennrich_example_with_marker_on_last_character, test_learn_merges_breaks_count_ties_by_the_larger_pair, test_learn_merges_weights_pairs_by_word_frequency
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-train
 # mistake: a pair occurring twice in one word is counted once (set of pairs)
+# caught-by: test_count_pairs_counts_every_occurrence_inside_a_word, test_learn_merges_counts_repeated_pairs_inside_one_word
 from collections import Counter
 
 

@@ -1,5 +1,6 @@
 # drills: bpe-train, bpe-full
 # mistake: merge_pair joins the symbols with spaces and uses str.replace (seed 004 style), so ('ca', 'b') matches ('a', 'b')
+# caught-by: test_merge_pair_matches_whole_symbols_only, test_merge_pair_without_occurrence_returns_symbols_unchanged, test_learn_merges_never_joins_a_symbol_that_only_contains_the_pair
 from collections import Counter
 
 

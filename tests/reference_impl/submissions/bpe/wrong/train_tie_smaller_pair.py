@@ -1,5 +1,6 @@
 # drills: bpe-train, bpe-full
 # mistake: ties go to the smaller pair
+# caught-by: test_learn_merges_sennrich_example_with_marker_on_last_character, test_learn_merges_sennrich_example_runs_until_pairs_are_exhausted, test_learn_merges_breaks_count_ties_by_the_larger_pair
 from collections import Counter
 
 

@@ -31,6 +31,9 @@ def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> 
     for word, freq in word_freqs.items():
         for piece in viterbi_segment(word, log_probs)[0]:
             counts[piece] = counts.get(piece, 0) + freq
+    for piece in log_probs:  # single characters never drop out
+        if len(piece) == 1:
+            counts.setdefault(piece, 1)
     total = sum(counts.values())
     return {piece: math.log(n) - math.log(total) for piece, n in counts.items()}
 

@@ -1,6 +1,6 @@
 # drills: unigram-em-prune
 # mistake: keeps unused pieces with log-prob -inf instead of leaving them out
-# caught-by: test_em_step_drops_pieces_no_segmentation_uses
+# caught-by: test_em_step_counts_viterbi_pieces_weighted_by_word_frequency
 import math
 from collections import Counter
 
@@ -11,6 +11,9 @@ def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> 
         pieces, _ = viterbi_segment(word, log_probs)
         for piece in pieces:
             counts[piece] += freq
+    for piece in log_probs:
+        if len(piece) == 1 and counts[piece] == 0:
+            counts[piece] = 1  # an unused single character keeps a floor count
     total = sum(counts.values())
     return {p: math.log(counts[p] / total) if counts[p] else -math.inf for p in log_probs}
 

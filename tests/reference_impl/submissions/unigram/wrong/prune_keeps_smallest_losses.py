@@ -11,6 +11,9 @@ def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> 
         pieces, _ = viterbi_segment(word, log_probs)
         for piece in pieces:
             counts[piece] += freq
+    for piece in log_probs:
+        if len(piece) == 1 and counts[piece] == 0:
+            counts[piece] = 1  # an unused single character keeps a floor count
     total = sum(counts.values())
     return {p: math.log(c / total) for p, c in counts.items()}
 

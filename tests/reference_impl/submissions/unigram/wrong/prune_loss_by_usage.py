@@ -1,6 +1,6 @@
 # drills: unigram-em-prune
 # mistake: scores a piece by frequency-weighted use times its log-prob instead of re-segmenting
-# caught-by: test_prune_keeps_the_highest_loss_pieces_on_random_inputs
+# caught-by: test_prune_re_segments_the_corpus_without_the_piece
 import math
 from collections import Counter
 
@@ -11,6 +11,9 @@ def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> 
         pieces, _ = viterbi_segment(word, log_probs)
         for piece in pieces:
             counts[piece] += freq
+    for piece in log_probs:
+        if len(piece) == 1 and counts[piece] == 0:
+            counts[piece] = 1  # an unused single character keeps a floor count
     total = sum(counts.values())
     return {p: math.log(c / total) for p, c in counts.items()}
 

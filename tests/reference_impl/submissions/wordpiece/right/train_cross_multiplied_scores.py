@@ -31,7 +31,8 @@ class WordPieceTokenizer:
                 tuple(joined if s == best[0] + best[1] else s for s in merge_pair(syms, best)): n
                 for syms, n in words.items()
             })
-            vocab.append(joined)
+            if joined not in vocab:  # a merge that spells an existing token keeps its id
+                vocab.append(joined)
         self.vocab = {t: i for i, t in enumerate(vocab)}
         self.inv_vocab = {i: t for i, t in enumerate(vocab)}
 

@@ -1,5 +1,5 @@
 # drills: wordpiece-train
-# variant: plain dicts, fractions.Fraction scores, words kept as lists, decode by string building
+# variant: plain dicts, fractions.Fraction scores, words kept as lists, a set of known tokens, decode by string building
 from fractions import Fraction
 
 
@@ -10,6 +10,7 @@ class WordPieceTokenizer:
             freq[w] = freq.get(w, 0) + 1
         segs = [([w[0]] + [self.prefix + ch for ch in w[1:]], n) for w, n in freq.items()]
         tokens = [self.unk] + sorted({s for seg, _ in segs for s in seg})
+        known = set(tokens)
         while len(tokens) < vocab_size:
             single: dict[str, int] = {}
             double: dict[tuple[str, str], int] = {}
@@ -33,7 +34,9 @@ class WordPieceTokenizer:
                     if seg[k] == a and seg[k + 1] == b:
                         seg[k:k + 2] = [new]
                     k += 1
-            tokens.append(new)
+            if new not in known:
+                known.add(new)
+                tokens.append(new)
         self.vocab = dict(zip(tokens, range(len(tokens))))
         self.inv_vocab = dict(enumerate(tokens))
 

@@ -1,6 +1,6 @@
 # drills: wordpiece-train
 # mistake: compares log-scores; their rounding breaks exact ties differently (the prompt asks for exact scores)
-# caught-by: test_random_corpora_match_the_reference
+# caught-by: test_equal_scores_tie_exactly_so_the_larger_pair_wins
 
 import math
 from collections import Counter
@@ -35,7 +35,8 @@ class WordPieceTokenizer:
                         i += 1
                 merged[tuple(out)] = f
             words = merged
-            vocab.append(new)
+            if new not in vocab:
+                vocab.append(new)
         self.vocab = {t: i for i, t in enumerate(vocab)}
         self.inv_vocab = {i: t for t, i in self.vocab.items()}
 

@@ -34,7 +34,8 @@ class WordPieceTokenizer:
                         i += 1
                 merged[tuple(out)] = f
             words = merged
-            vocab.append(new)
+            if new not in vocab:
+                vocab.append(new)
         self.vocab = {t: i for i, t in enumerate(vocab)}
         self.inv_vocab = {i: t for t, i in self.vocab.items()}
 

@@ -1,6 +1,6 @@
 # drills: bpe-train
-# alternative: defaultdict counts, merge_pair building a list (returned as a list), a sort-based
-# tie-break, merges returned as two-element lists
+# mistake: merge_pair returns a list and learn_merges a list of two-element lists, where the prompt asks for a tuple and tuples
+# caught-by: test_return_types_are_the_documented_ones
 from collections import defaultdict
 
 

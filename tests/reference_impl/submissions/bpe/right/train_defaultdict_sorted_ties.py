@@ -1,0 +1,38 @@
+# drills: bpe-train
+# variant: defaultdict counts (a dict subclass), merge_pair building a list then returning a tuple, a sort-based tie-break
+from collections import defaultdict
+
+
+def count_pairs(word_freqs):
+    counts = defaultdict(int)
+    for word, freq in word_freqs.items():
+        for left, right in zip(word, word[1:]):
+            counts[left, right] += freq
+    return counts
+
+
+def merge_pair(symbols, pair):
+    out = []
+    last_was_merge = False
+    for sym in symbols:
+        if out and not last_was_merge and out[-1] == pair[0] and sym == pair[1]:
+            out[-1] = pair[0] + pair[1]
+            last_was_merge = True
+        else:
+            out.append(sym)
+            last_was_merge = False
+    return tuple(out)
+
+
+def learn_merges(word_freqs, num_merges):
+    words = dict(word_freqs)
+    merges = []
+    while len(merges) < num_merges:
+        counts = count_pairs(words)
+        if not counts:
+            break
+        ranked = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
+        best = ranked[0][0]
+        merges.append((best[0], best[1]))
+        words = {merge_pair(w, best): f for w, f in words.items()}
+    return merges

@@ -1,0 +1,33 @@
+# drills: unigram-em-prune
+# mistake: a piece used twice in one word's segmentation is counted once
+# caught-by: test_em_step_counts_a_piece_used_twice_in_one_word_twice
+import math
+from collections import Counter
+
+
+def unigram_em_step(word_freqs: dict[str, int], log_probs: dict[str, float]) -> dict[str, float]:
+    counts = Counter()
+    for word, freq in word_freqs.items():
+        pieces, _ = viterbi_segment(word, log_probs)
+        for piece in set(pieces):
+            counts[piece] += freq
+    for piece in log_probs:
+        if len(piece) == 1 and counts[piece] == 0:
+            counts[piece] = 1  # an unused single character keeps a floor count
+    total = sum(counts.values())
+    return {p: math.log(c / total) for p, c in counts.items()}
+
+
+def _likelihood(word_freqs: dict[str, int], log_probs: dict[str, float]) -> float:
+    return sum(f * viterbi_segment(w, log_probs)[1] for w, f in word_freqs.items())
+
+
+def unigram_prune(word_freqs: dict[str, int], log_probs: dict[str, float], keep_fraction: float = 0.8) -> dict[str, float]:
+    base = _likelihood(word_freqs, log_probs)
+    loss = {}
+    for piece in log_probs:
+        if len(piece) > 1:
+            loss[piece] = base - _likelihood(word_freqs, {p: v for p, v in log_probs.items() if p != piece})
+    ranked = sorted(loss, key=loss.get, reverse=True)
+    kept = set(ranked[:int(len(loss) * keep_fraction)])
+    return {p: v for p, v in log_probs.items() if len(p) == 1 or p in kept}

@@ -1,0 +1,53 @@
+# drills: wordpiece-train
+# variant: the vocabulary is a dict grown with setdefault, the loop bounded by its size
+
+from collections import Counter
+
+
+class WordPieceTokenizer:
+    def train(self, corpus: str, vocab_size: int) -> None:
+        words = {}
+        for word, freq in Counter(corpus.split()).items():
+            words[tuple([word[0]] + [self.prefix + c for c in word[1:]])] = freq
+        vocab = {}
+        for token in [self.unk] + sorted({s for w in words for s in w}):
+            vocab.setdefault(token, len(vocab))
+        while len(vocab) < vocab_size:
+            sym, pairs = Counter(), Counter()
+            for w, f in words.items():
+                for s in w:
+                    sym[s] += f
+                for p in zip(w, w[1:]):
+                    pairs[p] += f
+            if not pairs:
+                break
+            best = max(pairs, key=lambda p: (pairs[p] / (sym[p[0]] * sym[p[1]]), p))
+            new = best[0] + best[1][len(self.prefix):]
+            merged = {}
+            for w, f in words.items():
+                out, i = [], 0
+                while i < len(w):
+                    if i + 1 < len(w) and (w[i], w[i + 1]) == best:
+                        out.append(new)
+                        i += 2
+                    else:
+                        out.append(w[i])
+                        i += 1
+                merged[tuple(out)] = f
+            words = merged
+            vocab.setdefault(new, len(vocab))
+        self.vocab = vocab
+        self.inv_vocab = {i: t for t, i in self.vocab.items()}
+
+    def encode(self, text: str) -> list[int]:
+        return [self.vocab[t] for t in self.tokenize(text)]
+
+    def decode(self, ids: list[int]) -> str:
+        words: list[str] = []
+        for i in ids:
+            tok = self.inv_vocab[i]
+            if tok.startswith(self.prefix) and words:
+                words[-1] += tok[len(self.prefix):]
+            else:
+                words.append(tok.removeprefix(self.prefix))
+        return " ".join(words)
