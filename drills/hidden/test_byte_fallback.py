@@ -93,7 +93,7 @@ def test_a_known_piece_is_never_split_into_bytes(impl):
     check_encode(impl, ["é", f"{META}日"], [nid("é"), nid(f"{META}日")], "'é' and '▁日' are in the vocabulary")
 
 
-@pytest.mark.concept("byte-fallback")
+@pytest.mark.concept("inputs-unchanged")
 def test_encode_does_not_modify_its_arguments(impl):
     pieces, vocab = ["a", "☃", "t"], dict(VOCAB)
     got = impl.byte_fallback_encode(pieces, vocab)
@@ -166,7 +166,7 @@ def test_a_piece_between_byte_runs_separates_them(impl):
     check_decode(impl, ids, "\ufffda\ufffd\ufffd", "the runs E6 and 97 A5 are decoded apart: neither is a character")
 
 
-@pytest.mark.concept("byte-run-decoding")
+@pytest.mark.concept("inputs-unchanged")
 def test_decode_does_not_modify_its_arguments(impl):
     ids, pieces = [nid("a"), byte_id(0xC3), byte_id(0xA9)], list(PIECES)
     got = impl.byte_fallback_decode(ids, pieces)
@@ -222,7 +222,7 @@ def test_random_ids_decode_like_the_reference(impl, reference_cases):
         )
 
 
-@pytest.mark.concept("byte-fallback", "byte-run-decoding", "meta-space")
+@pytest.mark.concept("byte-fallback", "byte-run-decoding", "meta-space", "round-trip")
 def test_decoding_the_encoding_gives_the_text_back(impl, reference_cases):
     for number, (pieces, _) in enumerate(reference_cases(random_cases)["encodes"]):
         text = "".join(pieces).replace(META, " ")

@@ -29,7 +29,7 @@ def check(impl, text: str, expected: list[str], rule: str) -> None:
 # ---------------------------------------------------------------- one rule per test
 
 
-@pytest.mark.concept("cl100k-word-prefix")
+@pytest.mark.concept("cl100k-word-prefix", "return-types")
 def test_words_keep_their_leading_space(impl):
     check(impl, "Hello world", ["Hello", " world"], "a word carries the space before it")
 

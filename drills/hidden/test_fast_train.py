@@ -89,13 +89,13 @@ def cpu_seconds(run, cap: float | None = None) -> float:
 # ---------------------------------------------------------------- the rules, one small case each
 
 
-@pytest.mark.concept("plain-bpe-training")
+@pytest.mark.concept("frequency-weighted-counts", "incremental-pair-counts")
 def test_sennrich_example(impl):
     expected = [("s", "t</w>"), ("e", "st</w>"), ("l", "o"), ("w", "est</w>")]
     check(impl, SENNRICH, 4, expected, "the four merges of Sennrich et al.'s example")
 
 
-@pytest.mark.concept("heap-tie-order")
+@pytest.mark.concept("heap-tie-order", "tie-break")
 def test_tie_goes_to_the_larger_pair(impl):
     check(impl, {("a", "b"): 1, ("c", "d"): 1}, 1, [("c", "d")], "equal counts: the larger pair ('c', 'd') wins")
     check(impl, {("a", "B"): 2, ("a", "b"): 2}, 1, [("a", "b")], "'b' > 'B': ('a', 'b') wins")
@@ -109,7 +109,7 @@ def test_pairs_destroyed_by_a_merge_lose_their_count(impl):
     check(impl, word_freqs, 4, expected, "after ('a', 'b') merges, ('z', 'a') counts 3, not 13")
 
 
-@pytest.mark.concept("incremental-pair-counts")
+@pytest.mark.concept("incremental-pair-counts", "merge-no-overlap")
 def test_overlapping_pairs_are_counted_after_the_merge(impl):
     check(impl, {("a", "a", "a", "a"): 1}, 5, [("a", "a"), ("aa", "aa")], "a a a a: (a, a) merges twice, leaving aa aa")
     check(impl, {("a", "a", "a"): 2, ("b", "a"): 1}, 5, [("a", "a"), ("aa", "a"), ("b", "a")], "a a a gives aa a")
@@ -129,7 +129,7 @@ def test_a_pair_whose_count_fell_to_zero_is_never_merged(impl):
     )
 
 
-@pytest.mark.concept("plain-bpe-training")
+@pytest.mark.concept("merge-budget", "empty-inputs")
 def test_stops_after_num_merges_or_when_nothing_is_left(impl):
     check(impl, SENNRICH, 0, [], "no merges asked")
     check(impl, {("a", "b"): 2}, 5, [("a", "b")], "one pair in all: one merge")
@@ -137,7 +137,7 @@ def test_stops_after_num_merges_or_when_nothing_is_left(impl):
     check(impl, {}, 3, [], "the empty corpus")
 
 
-@pytest.mark.concept("plain-bpe-training")
+@pytest.mark.concept("inputs-unchanged")
 def test_word_freqs_is_not_modified(impl):
     word_freqs = {("h", "u", "g"): 10, ("p", "u", "g"): 5, ("h", "u", "g", "s"): 5}
     before = dict(word_freqs)
@@ -184,9 +184,7 @@ def big_case(ref) -> list[tuple[str, str]]:
 REFERENCE_CASES = (random_corpora, big_case)
 
 
-@pytest.mark.concept(
-    "plain-bpe-training", "incremental-pair-counts", "pair-index", "heap-stale-entries", "heap-tie-order"
-)
+@pytest.mark.concept("incremental-pair-counts", "pair-index", "heap-stale-entries", "heap-tie-order")
 def test_random_corpora_match_the_plain_loop(impl, reference_cases):
     data = reference_cases(random_corpora)
     for number, (word_freqs, num_merges, expected) in enumerate(data["cases"]):

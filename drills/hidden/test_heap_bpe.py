@@ -156,13 +156,13 @@ REFERENCE_CASES = (random_toy_cases, random_cl100k_cases, cl100k_text_case, long
 # ---------------------------------------------------------------- the rules, one small case each
 
 
-@pytest.mark.concept("lowest-rank-first")
+@pytest.mark.concept("merge-order")
 def test_no_ranked_pair_leaves_single_bytes(impl):
     got = encode(impl, b"abca", toy({}))
     assert got == [197, 198, 199, 197], f"no pair has a rank: expected [197, 198, 199, 197], got {got}"
 
 
-@pytest.mark.concept("lowest-rank-first")
+@pytest.mark.concept("empty-inputs")
 def test_empty_piece_gives_an_empty_list_and_one_byte_its_rank(impl):
     ranks = toy({b"ab": 1})
     assert encode(impl, b"", ranks) == [], "an empty piece has no ids: expected []"
@@ -170,7 +170,7 @@ def test_empty_piece_gives_an_empty_list_and_one_byte_its_rank(impl):
     assert got == [197], f"a one-byte piece: expected [197], got {got}"
 
 
-@pytest.mark.concept("lowest-rank-first")
+@pytest.mark.concept("merge-order", "return-types")
 def test_lowest_rank_joins_first(impl):
     got = encode(impl, b"abc", toy({b"bc": 1, b"ab": 2}))
     assert got == [197, 1], f"b'bc' (rank 1) beats b'ab' (rank 2): expected [197, 1] (a, bc), got {got}"
@@ -178,7 +178,7 @@ def test_lowest_rank_joins_first(impl):
     assert got == [1, 199], f"b'ab' (rank 1) beats b'bc' (rank 2): expected [1, 199] (ab, c), got {got}"
 
 
-@pytest.mark.concept("rank-tie-leftmost")
+@pytest.mark.concept("tie-break")
 def test_tie_goes_to_the_leftmost_pair(impl):
     ranks = toy({b"aa": 1})
     got = encode(impl, b"aaa", ranks)
@@ -187,7 +187,7 @@ def test_tie_goes_to_the_leftmost_pair(impl):
     assert got == [1, 1, 197], f"expected [1, 1, 197] (aa, aa, a), got {got}"
 
 
-@pytest.mark.concept("lowest-rank-first")
+@pytest.mark.concept("recount-after-merge")
 def test_joins_happen_one_at_a_time(impl):
     # After the leftmost "ab" joins, "aba" (rank 5) beats the second "ab" (rank 10).
     got = encode(impl, b"abab", toy({b"ab": 10, b"aba": 5}))
@@ -224,7 +224,7 @@ def test_chain_of_joins_reaches_the_whole_piece(impl):
     assert got == [5], f"expected [5] (bc, then bcd, then abcd), got {got}"
 
 
-@pytest.mark.concept("lowest-rank-first")
+@pytest.mark.concept("inputs-unchanged")
 def test_ranks_are_not_modified(impl):
     ranks = toy({b"ab": 3, b"bc": 2, b"abc": 4, b"cd": 1})
     before = dict(ranks)
@@ -239,7 +239,7 @@ def test_ranks_are_not_modified(impl):
 # ---------------------------------------------------------------- differential and real-vocabulary
 
 
-@pytest.mark.concept("lowest-rank-first", "rank-tie-leftmost", "heap-stale-entries")
+@pytest.mark.concept("merge-order", "tie-break", "heap-stale-entries")
 def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases):
     data = reference_cases(random_toy_cases)
     for number, (piece, ranks, expected) in enumerate(data["cases"]):
@@ -250,14 +250,14 @@ def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases
         )
 
 
-@pytest.mark.concept("lowest-rank-first")
+@pytest.mark.concept("merge-order")
 def test_cl100k_known_ids(impl):
     ranks = cl100k_ranks()
     got = encode(impl, b"hello", ranks) + encode(impl, b" world", ranks)
     assert got == [15339, 1917], f"cl100k_base 'hello', ' world': expected [15339, 1917], got {got}"
 
 
-@pytest.mark.concept("lowest-rank-first")
+@pytest.mark.concept("merge-order", "pre-tokenization")
 def test_cl100k_text_matches_tiktoken(impl, reference_cases):
     pieces, expected = reference_cases(cl100k_text_case)
     ranks = cl100k_ranks()
@@ -265,7 +265,7 @@ def test_cl100k_text_matches_tiktoken(impl, reference_cases):
     assert got == expected, f"cl100k_base ids of {TEXT!r} (pieces {pieces}):\nexpected {expected}\ngot      {got}"
 
 
-@pytest.mark.concept("lowest-rank-first", "heap-stale-entries")
+@pytest.mark.concept("merge-order", "heap-stale-entries")
 def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases):
     data = reference_cases(random_cl100k_cases)
     ranks = cl100k_ranks()

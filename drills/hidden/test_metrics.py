@@ -39,7 +39,7 @@ def close(got: float, expected: float) -> bool:
 # ---------------------------------------------------------------- fertility
 
 
-@pytest.mark.concept("fertility")
+@pytest.mark.concept("fertility", "return-types")
 def test_fertility_is_tokens_per_word(impl):
     encode = CountingEncoder("char")
     got = value(impl.fertility("ab cde", encode), "fertility('ab cde', one token per character)")
@@ -61,7 +61,7 @@ def test_fertility_words_are_split_on_any_whitespace(impl):
     assert close(got, len(text) / 3), f"3 words (text.split()), {len(text)} tokens: expected {len(text) / 3}, got {got}"
 
 
-@pytest.mark.concept("fertility")
+@pytest.mark.concept("fertility", "empty-inputs")
 def test_fertility_of_a_text_without_words_raises(impl):
     with pytest.raises(ValueError):
         impl.fertility(" \n ", CountingEncoder())
@@ -87,7 +87,7 @@ def test_bytes_per_token_divides_by_tokens(impl):
     assert close(got, 8 / 5), f"8 bytes over 5 tokens: expected 1.6, got {got}"
 
 
-@pytest.mark.concept("bytes-not-characters")
+@pytest.mark.concept("bytes-not-characters", "empty-inputs")
 def test_bytes_per_token_without_tokens_raises(impl):
     with pytest.raises(ValueError):
         impl.bytes_per_token("", lambda t: [])
@@ -120,7 +120,7 @@ def test_bits_per_byte_sums_the_log_probabilities(impl):
     )
 
 
-@pytest.mark.concept("bits-per-byte")
+@pytest.mark.concept("bits-per-byte", "empty-inputs")
 def test_bits_per_byte_of_an_empty_text_raises(impl):
     with pytest.raises(ValueError):
         impl.bits_per_byte([], "")
@@ -139,7 +139,7 @@ def test_bits_per_byte_compares_models_with_different_tokenizers(impl):
     assert a < b, "A has the higher loss per token but fewer bits per byte: A models the text better"
 
 
-@pytest.mark.concept("bits-per-byte", "bytes-not-characters")
+@pytest.mark.concept("inputs-unchanged")
 def test_arguments_are_not_modified(impl):
     logprobs = [-1.0, -3.0]
     got = value(impl.bits_per_byte(logprobs, "ab"), "bits_per_byte([-1.0, -3.0], 'ab')")

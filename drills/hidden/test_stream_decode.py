@@ -135,7 +135,7 @@ def test_complete_characters_show_at_once(impl):
     )
 
 
-@pytest.mark.concept("utf8-incomplete-tail")
+@pytest.mark.concept("utf8-incomplete-tail", "utf8-boundaries")
 def test_a_split_character_waits_for_its_last_byte(impl):
     check(
         impl,
@@ -245,7 +245,7 @@ def test_empty_stop_string_is_rejected(impl):
         impl.StreamDecoder({0: b"a"}, ["ok", ""])
 
 
-@pytest.mark.concept("stop-strings")
+@pytest.mark.concept("inputs-unchanged")
 def test_arguments_are_not_modified(impl):
     token_bytes = {0: b"x", 1: b"</", 2: b"s>", 3: b"y"}
     stop = ["</s>", "\n\n", "END"]

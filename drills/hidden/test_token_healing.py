@@ -179,7 +179,7 @@ def test_a_pick_that_is_not_allowed_raises_value_error(impl):
         healer.heal([5, 3], ScriptedModel([15]))
 
 
-@pytest.mark.concept("token-healing")
+@pytest.mark.concept("inputs-unchanged", "token-healing")
 def test_arguments_are_not_modified(impl):
     vocab, ids = dict(VOCAB), [11, 5, 3]
     before = (dict(vocab), list(ids))
