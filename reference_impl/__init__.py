@@ -6,9 +6,16 @@ drills follow, so a user can practise exactly what they read. Every public name 
 """
 
 from reference_impl.bpe import BPETokenizer, Pair, apply_merges, count_pairs, learn_merges, merge_pair
+from reference_impl.byte_fallback import byte_fallback_decode, byte_fallback_encode
 from reference_impl.byte_level import PRETOKENIZE, ByteLevelBPE, bytes_to_unicode
+from reference_impl.cl100k_split import cl100k_pretokenize
 from reference_impl.dropout import apply_merges_dropout
+from reference_impl.fast_train import learn_merges_fast
+from reference_impl.heap_bpe import heap_encode_piece
+from reference_impl.metrics import bits_per_byte, bytes_per_token, fertility
+from reference_impl.streaming import StreamDecoder, incomplete_utf8_tail
 from reference_impl.tiktoken_ranks import TiktokenEncoder
+from reference_impl.token_healing import TokenHealer
 from reference_impl.unigram import unigram_em_step, unigram_prune, viterbi_segment
 from reference_impl.wordpiece import WordPieceTokenizer
 
@@ -17,13 +24,24 @@ __all__ = [
     "BPETokenizer",
     "ByteLevelBPE",
     "Pair",
+    "StreamDecoder",
     "TiktokenEncoder",
+    "TokenHealer",
     "WordPieceTokenizer",
     "apply_merges",
     "apply_merges_dropout",
+    "bits_per_byte",
+    "byte_fallback_decode",
+    "byte_fallback_encode",
+    "bytes_per_token",
     "bytes_to_unicode",
+    "cl100k_pretokenize",
     "count_pairs",
+    "fertility",
+    "heap_encode_piece",
+    "incomplete_utf8_tail",
     "learn_merges",
+    "learn_merges_fast",
     "merge_pair",
     "unigram_em_step",
     "unigram_prune",
