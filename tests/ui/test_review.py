@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 from textual.widgets import Markdown, TextArea
@@ -159,3 +160,21 @@ async def test_nothing_due_offers_study_more(app: TokdrillApp, backend: Backend)
         assert "Nothing to review" in screen.question_text and "study more" in screen.question_text
         await pilot.press("m")
         assert screen.card is not None and len(screen.cards) == 10  # one day's worth when the setting is 0
+
+
+async def test_typed_feedback_names_the_phrase_that_matched_among_alternatives(
+    app: TokdrillApp, backend: Backend
+) -> None:
+    card = dataclasses.replace(
+        backend.library.all_cards()[0], key_points=("argmax | most frequent", "rank order | by rank")
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(ReviewScreen(backend, [card]))
+        await pilot.pause()
+        await pilot.press("t")
+        app.screen.query_one("#typed-answer", TextArea).load_text("Take the MOST-frequent pairs, by rank.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        shown = str(app.screen.query_one("#keypoints").render())
+        assert "✓ argmax | most frequent   (matched: most frequent)" in shown
+        assert "✓ rank order | by rank   (matched: by rank)" in shown

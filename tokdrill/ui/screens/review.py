@@ -157,7 +157,10 @@ class ReviewScreen(Screen[None]):
         for match in matches:
             if match.covered:
                 text.append("  ✓ ", style="bold green")
-                text.append(match.point + "\n")
+                text.append(match.point)
+                if len(match.alternatives) > 1:
+                    text.append(f"   (matched: {match.matched})", style="green")
+                text.append("\n")
             else:
                 text.append("  ✗ ", style="bold red")
                 text.append(match.point, style="red")
