@@ -4,6 +4,7 @@ the clock, drafts, leaving, giving up and opening another drill."""
 from __future__ import annotations
 
 import textwrap
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from ui_helpers import SIZE, SMALL, load, start_drill, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
+from tokdrill.scheduling.readiness import window_start
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.messages import OpenCard, OpenDrill
 from tokdrill.ui.screens.dialogs import Confirm, GiveUp, ModeChoice, RestoreDraft
@@ -409,3 +411,20 @@ async def test_references_show_under_the_prompt_and_under_the_answer(
         await pilot.press("space")
         references = app.screen.query_one("#references")
         assert references.display and "Neural Machine Translation of Rare Words" in str(references.render())
+
+
+async def test_the_next_due_day_after_a_pass_comes_before_the_interview(
+    app: TokdrillApp, backend: Backend, clock: FixedClock
+) -> None:
+    interview = clock.now().date() + timedelta(days=6)
+    backend.set_interview_date(interview)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, DRILL, "recall")
+        await load(pilot, screen, backend.reference(screen.drill))
+        await submit(app, pilot)
+        assert screen.finished
+        summary = str(screen.query_one("#summary").render())
+        state = backend.store.item_state("drill", DRILL)
+        assert state is not None and state.due.date() > interview  # the scheduler alone would go past it
+        window = window_start(interview, backend._planner.calendar()).date()
+    assert f"next due {window.isoformat()}." in " ".join(summary.split())
