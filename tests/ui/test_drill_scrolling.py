@@ -39,6 +39,21 @@ async def test_reference_keeps_the_line_being_typed_beside_the_cursor(app: Tokdr
         assert view.current == 28 and view.row_of(28) - round(view.scroll_y) == editor_row
 
 
+
+async def test_the_last_lines_of_a_wrapped_reference_also_sit_beside_the_cursor(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        lines = screen.reference.split("\n")
+        view = screen.query_one(ReferenceView)
+        last = len(lines) - 2  # the reference ends with a newline
+        assert view.row_of(last) > last  # long lines wrap at 80 columns
+        for line in (last - 3, last):
+            await load(pilot, screen, "\n".join(lines[: line + 1]))
+            screen.editor.move_cursor(screen.editor.document.end)
+            await pilot.pause()
+            editor_row = line - round(screen.editor.scroll_y)
+            assert view.row_of(line) - round(view.scroll_y) == editor_row
+
 async def test_failures_come_first_and_are_visible_after_a_failed_submit(app: TokdrillApp) -> None:
     async with app.run_test(size=SMALL) as pilot:
         screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")

@@ -60,6 +60,12 @@ class ReferenceView(ScrollView, can_focus=False):
 
     def on_resize(self, event: events.Resize) -> None:
         self._rewrap()
+        self._size_for_rows()
+
+    def _size_for_rows(self) -> None:
+        """Room for every row, and below the last a view's height of blank rows: the last lines
+        can then sit at the cursor's height too."""
+        self.virtual_size = Size(self.size.width, len(self._rows) + max(0, self.size.height - 1))
 
     def _rewrap(self) -> None:
         width = self.scrollable_content_region.width or self.size.width
@@ -76,7 +82,7 @@ class ReferenceView(ScrollView, can_focus=False):
             rows.extend((index, part) for part in parts)
         self._rows = rows
         self._first_row = first
-        self.virtual_size = Size(width, len(rows))
+        self._size_for_rows()
         self.refresh()
         if self.current is not None:
             self.scroll_to(y=max(0, self._first_row[self.current] - 3), animate=False)
