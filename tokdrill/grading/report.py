@@ -72,11 +72,14 @@ def verdict_spans(
 ) -> list[Span]:
     """Everything but the summary line, top to bottom; each span ends its own line(s).
 
-    With ``failures_first`` the failing tests come before the passing ones and each message shows
-    its assertion lines (pytest's ``E`` lines) before where it failed, so a short panel shows the
-    cause first.
+    With ``failures_first`` a whole-submission problem (the code does not import, a limit was hit)
+    comes first, the failing tests before the passing ones and each message shows its assertion
+    lines (pytest's ``E`` lines) before where it failed, so a short panel shows the cause first.
     """
     spans: list[Span] = []
+    problem = Span("problem: " + printable(verdict.problem.rstrip()) + "\n", "warn") if verdict.problem else None
+    if problem is not None and failures_first:
+        spans.append(Span(problem.text + "\n", problem.style))
     not_run = 0
     tests = sorted(verdict.tests, key=lambda t: t.outcome == "passed") if failures_first else verdict.tests
     for test in tests:
@@ -95,13 +98,14 @@ def verdict_spans(
             lines = _clip(lines, message_lines)
             spans.append(Span("".join(f"{_INDENT}{line}\n" for line in lines), "dim"))
     if not_run:
-        spans.append(Span(f"({not_run} test{'s' if not_run != 1 else ''} not run: see the problem below)\n", "dim"))
+        where = "above" if failures_first else "below"
+        spans.append(Span(f"({not_run} test{'s' if not_run != 1 else ''} not run: see the problem {where})\n", "dim"))
     if verdict.output.strip():
         lines = _clip(printable(verdict.output.rstrip()).splitlines(), message_lines, keep_tail=True)
         spans.append(Span("\nyour code printed:\n", "heading"))
         spans.append(Span("".join(f"    {line}\n" for line in lines), "dim"))
-    if verdict.problem:
-        spans.append(Span("\nproblem: " + printable(verdict.problem.rstrip()) + "\n", "warn"))
+    if problem is not None and not failures_first:
+        spans.append(Span("\n" + problem.text, problem.style))
     if with_notice and verdict.notice:
         spans.append(Span("\nnote: " + printable(verdict.notice) + "\n", "warn"))
     return spans
