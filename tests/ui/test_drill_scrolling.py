@@ -39,7 +39,6 @@ async def test_reference_keeps_the_line_being_typed_beside_the_cursor(app: Tokdr
         assert view.current == 28 and view.row_of(28) - round(view.scroll_y) == editor_row
 
 
-
 async def test_the_last_lines_of_a_wrapped_reference_also_sit_beside_the_cursor(app: TokdrillApp) -> None:
     async with app.run_test(size=SMALL) as pilot:
         screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
@@ -53,6 +52,7 @@ async def test_the_last_lines_of_a_wrapped_reference_also_sit_beside_the_cursor(
             await pilot.pause()
             editor_row = line - round(screen.editor.scroll_y)
             assert view.row_of(line) - round(view.scroll_y) == editor_row
+
 
 async def test_failures_come_first_and_are_visible_after_a_failed_submit(app: TokdrillApp) -> None:
     async with app.run_test(size=SMALL) as pilot:
@@ -96,3 +96,32 @@ async def test_reference_scrolls_with_keys_and_returns_to_the_cursor(app: Tokdri
         await pilot.press("f")  # typing brings the line being typed back
         await pilot.pause()
         assert view.scroll_y == 0 and view.current == 0
+
+
+async def test_a_submission_that_does_not_import_shows_why_first(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        await load(pilot, screen, "def bytes_to_unicode():\n    if True:\n  return {}\n")
+        await submit(app, pilot)
+        verdict = screen.last_verdict
+        assert verdict is not None and verdict.problem and len(verdict.tests) > 3
+        text = screen_text(app)
+        assert "IndentationError" in text and "see the problem above" not in text  # the cause, unscrolled
+        listing = str(screen.results.query_one("#tests").render())
+        assert listing.index("problem:") < listing.index(verdict.tests[0].name)
+
+
+async def test_the_reference_stays_beside_the_cursor_when_the_results_open(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        lines = screen.reference.split("\n")
+        await load(pilot, screen, "\n".join(lines[:15]))
+        screen.editor.move_cursor(screen.editor.document.end)
+        await pilot.pause()
+        view = screen.query_one(ReferenceView)
+        scrolled = screen.editor.scroll_y
+        await submit(app, pilot)  # the results take rows from the editor, which scrolls
+        await pilot.pause()
+        assert screen.editor.scroll_y > scrolled
+        editor_row = 14 - round(screen.editor.scroll_y)
+        assert view.row_of(14) - round(view.scroll_y) == editor_row

@@ -128,6 +128,8 @@ class DrillScreen(Screen[None]):
         self.editor.focus()
         self.set_interval(AUTOSAVE_SECONDS, self.autosave)
         self.set_interval(STATUS_SECONDS, self._tick_status)
+        if self.mode == "retype":  # the editor scrolls when the results take its rows, or by keys
+            self.watch(self.editor, "scroll_y", self._editor_scrolled, init=False)
         draft = self.backend.draft(self.drill.id, self.mode)
         starter = "" if self.mode == "retype" else self.drill.starter
         if draft is not None and draft.text.strip() and draft.text != starter:
@@ -168,6 +170,9 @@ class DrillScreen(Screen[None]):
 
     @on(TextArea.SelectionChanged, "#editor")
     def _cursor_moved(self) -> None:
+        self.follow_cursor()
+
+    def _editor_scrolled(self, scroll_y: float) -> None:
         self.follow_cursor()
 
     def follow_cursor(self) -> None:
