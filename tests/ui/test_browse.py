@@ -4,20 +4,13 @@ back from an item, and keys typed in a fast burst all reach the search."""
 from __future__ import annotations
 
 import pytest
-from textual import events
 from textual.widgets import DataTable, Input
-from ui_helpers import SMALL
+from ui_helpers import SMALL, burst
 
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.browse import BrowseScreen
 from tokdrill.ui.screens.dialogs import ModeChoice
 from tokdrill.ui.screens.drill import DrillScreen
-
-
-def burst(app: TokdrillApp, keys: list[str]) -> None:
-    """Queue ``keys`` all at once, as a terminal delivers a fast typist's keys in one read."""
-    for key in keys:
-        app.post_message(events.Key(key, key if len(key) == 1 else None))
 
 
 async def open_browse(app: TokdrillApp, pilot) -> BrowseScreen:  # type: ignore[no-untyped-def]

@@ -6,7 +6,7 @@ import dataclasses
 from datetime import timedelta
 
 from textual.widgets import Markdown, TextArea
-from ui_helpers import SIZE
+from ui_helpers import SIZE, burst
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -178,3 +178,11 @@ async def test_typed_feedback_names_the_phrase_that_matched_among_alternatives(
         shown = str(app.screen.query_one("#keypoints").render())
         assert "✓ argmax | most frequent   (matched: most frequent)" in shown
         assert "✓ rank order | by rank   (matched: by rank)" in shown
+
+
+async def test_a_typed_answer_typed_in_a_burst_keeps_its_corrections(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5", "t")
+        burst(app, [*"rankx", "backspace", "space", *"ordr", "left", "e", "end", "!"])
+        await pilot.pause(0.3)
+        assert app.screen.query_one("#typed-answer", TextArea).text == "rank order!"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from textual.widgets import Checkbox, Input, Static
-from ui_helpers import SMALL, screen_text, start_drill
+from ui_helpers import SMALL, burst, screen_text, start_drill
 
 from tokdrill.backend import Backend
 from tokdrill.ui.app import TokdrillApp
@@ -85,3 +85,13 @@ async def test_auto_indent_and_interview_date_take_effect(app: TokdrillApp, back
         assert "in 14 days" in screen_text(app) and "2026-01-19" in screen_text(app)
         drill = await start_drill(app, pilot, "bytes-to-unicode", "retype")
         assert drill.editor.auto_indent
+
+
+async def test_a_burst_of_editing_keys_is_applied_in_the_order_typed(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_settings(app, pilot)
+        burst(app, ["end", "backspace", "backspace", "5", "left", "2", "enter"])
+        await pilot.pause(0.3)
+        assert backend.setting("new_cards_per_day") == 25
+        assert screen.query_one("#field-new_cards_per_day", Input).value == "25"
+        assert backend.setting("auto_indent") is False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -14,6 +15,12 @@ from tokdrill.ui.screens.drill import DrillScreen
 
 SIZE = (120, 40)
 SMALL = (80, 24)
+
+
+def burst(app: App[None], keys: list[str]) -> None:
+    """Queue ``keys`` all at once, as a terminal delivers a fast typist's keys in one read."""
+    for key in keys:
+        app.post_message(events.Key(key, " " if key == "space" else key if len(key) == 1 else None))
 
 
 async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:

@@ -17,6 +17,7 @@ from tokdrill.ui import keymap
 from tokdrill.ui.formatting import shorten
 from tokdrill.ui.messages import OpenCard, OpenDrill
 from tokdrill.ui.widgets.footer import FittingFooter
+from tokdrill.ui.widgets.in_order import InOrderInput
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class BrowseScreen(Screen[None]):
         self.rows = entries(library)
         yield Static("[b]Browse[/b] · every drill and card", id="browse-title")
         with Horizontal(id="browse-filters"):
-            yield Input(placeholder="search (/ or just type)", id="search", select_on_focus=False)
+            yield InOrderInput(placeholder="search (/ or just type)", id="search", select_on_focus=False)
             yield Select([(t, t) for t in library.tags()], prompt="any tag", id="tag")
         yield DataTable(id="items", cursor_type="row", zebra_stripes=True)
         yield Static("", id="browse-count")

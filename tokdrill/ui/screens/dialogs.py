@@ -16,6 +16,7 @@ from tokdrill.content.model import Drill
 from tokdrill.progress.records import Draft, Mode
 from tokdrill.ui import keymap
 from tokdrill.ui.widgets.footer import FittingFooter
+from tokdrill.ui.widgets.in_order import InOrderInput
 
 
 class ModeChoice(ModalScreen[Mode | None]):
@@ -138,7 +139,9 @@ class InterviewDate(ModalScreen[date | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("[b]Interview date[/b] (YYYY-MM-DD, empty to clear, Enter to save)")
-            yield Input(value=self.current.isoformat() if self.current else "", placeholder="2026-03-01", id="date")
+            yield InOrderInput(
+                value=self.current.isoformat() if self.current else "", placeholder="2026-03-01", id="date"
+            )
             yield Static("", id="date-error", classes="error")
         yield FittingFooter()
 

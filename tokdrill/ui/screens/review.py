@@ -22,6 +22,7 @@ from tokdrill.content.model import Card
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import interval_text, references_text
 from tokdrill.ui.widgets.footer import FittingFooter
+from tokdrill.ui.widgets.in_order import InOrderTextArea
 
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
@@ -67,7 +68,7 @@ class ReviewScreen(Screen[None]):
         yield Static("", id="review-bar")
         with VerticalScroll(id="review-body"):
             yield Static("", id="question")
-            yield TextArea("", id="typed-answer", soft_wrap=True, classes="hidden")
+            yield InOrderTextArea("", id="typed-answer", soft_wrap=True, classes="hidden")
             yield Static("", id="keypoints", classes="hidden")
             yield Markdown("", id="answer", classes="hidden")
             yield Markdown("", id="follow-ups", classes="hidden")

@@ -16,6 +16,7 @@ from tokdrill.progress import settings as keys
 from tokdrill.ui import keymap
 from tokdrill.ui.messages import SettingsChanged
 from tokdrill.ui.widgets.footer import FittingFooter
+from tokdrill.ui.widgets.in_order import InOrderInput
 
 FIELDS: dict[str, str] = {
     keys.NEW_CARDS_PER_DAY: "New cards per day",
@@ -52,7 +53,7 @@ class SettingsScreen(Screen[None]):
                     if key == keys.AUTO_INDENT:
                         yield Checkbox("on", value=value is True, compact=True, id=f"field-{key}")
                     else:
-                        yield Input(field_text(value), compact=True, id=f"field-{key}")
+                        yield InOrderInput(field_text(value), compact=True, id=f"field-{key}")
                     yield Static("", id=f"status-{key}", classes="setting-status")
                 yield Static(keys.DESCRIPTIONS[key], classes="setting-help")
         yield Static("Enter saves a field · Tab moves to the next · Esc goes back", id="settings-hint")

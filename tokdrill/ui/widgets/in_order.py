@@ -1,0 +1,43 @@
+"""Text fields that apply their editing keys in the order the keys arrive.
+
+Textual runs a widget's own key bindings (backspace, delete, arrows, home, end, enter in a field)
+only after the key has bubbled up to the app, while typed characters go in at once; under a burst
+of keys (a fast typist, a busy machine) a backspace could then land after the characters typed
+after it, or a character be lost. These fields run their own bound keys as each key arrives.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
+
+
+async def run_own_binding(widget: Widget, event: events.Key) -> bool:
+    """Run ``widget``'s own binding for ``event``'s key now; False when it binds no such key."""
+    bindings = widget._bindings.key_to_bindings.get(event.key)
+    if not bindings:
+        return False
+    action = bindings[0].action
+    if widget.check_action(action, ()) is False:
+        return False
+    event.stop()
+    event.prevent_default()
+    await widget.run_action(action)
+    return True
+
+
+class InOrderInput(Input):
+    """Textual's Input, its editing keys applied in the order they arrive."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not await run_own_binding(self, event):
+            await super()._on_key(event)
+
+
+class InOrderTextArea(TextArea):
+    """Textual's TextArea, its editing keys applied in the order they arrive."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.read_only or not await run_own_binding(self, event):
+            await super()._on_key(event)
