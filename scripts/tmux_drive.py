@@ -1,20 +1,35 @@
 #!/usr/bin/env python3
-"""Drive the real tokdrill app in tmux: bytes-to-unicode retyped and then written from memory,
-both to a pass, then ten card reviews.
+"""Drive the real tokdrill app in tmux as a person would, at 80x24 or 120x36, and check each screen.
 
-Usage: python scripts/tmux_drive.py [--out DIR] [--direct]
+Usage: python scripts/tmux_drive.py [--size 80x24|120x36] [--out DIR] [--direct]
 
-Starts ``python -m tokdrill`` in a detached tmux session (120x36) with TOKDRILL_HOME pointing at
-a fresh temporary folder, types with ``tmux send-keys`` exactly as a person would, and saves
-each screen as text (``tmux capture-pane``) to DIR (default: a temporary folder). Exit status
-0 when every expected screen appeared; the saved screens are listed on stdout.
+Starts ``python -m tokdrill`` in a detached tmux session of the given size with TOKDRILL_HOME
+pointing at a fresh temporary folder, types with ``tmux send-keys`` and reads the screen with
+``tmux capture-pane``. One function per flow, run in order, each from Today back to Today:
+
+- the first-run Today screen;
+- a retype drill typed part way (the reference keeps the line being typed beside the cursor),
+  left with Esc before any submit;
+- the draft restored, a failing submit (failures visible), the results scrolled with ctrl+down
+  and shift+PageUp while the editor keeps focus, then Esc after the submit;
+- give up: F9, n keeps working with the code in place, F9 again and y gives up keeping the draft;
+- restore after ``kill -9`` of the app mid-typing: the draft comes back after a restart;
+- review with typed answers across two cards (typed mode does not carry over to the next card);
+- a setting changed in the settings screen, still there after a restart.
+
+Every wait is for something to appear on screen (or in the data folder), never a fixed pause.
+Each screen checked is saved as text to DIR (default: a temporary folder) and listed on stdout.
+Exit status 0 when every check passed, 1 (with the screen that failed) otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -22,24 +37,38 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-WIDTH, HEIGHT = 120, 36
-SESSION = f"tokdrill-drive-{os.getpid()}"
-SOCKET = SESSION  # a private tmux server: other sessions' options and sizes do not leak in
+SIZES = {"80x24": (80, 24), "120x36": (120, 36)}
+DRILL = "bytes-to-unicode"
+DRILL_TITLE = "GPT-2 byte-to-unicode table"
+TIMEOUT = 30.0  # seconds to wait for any one screen on a loaded machine
+POLL = 0.05
+
+
+class DriveFailed(Exception):
+    """An expected screen did not appear, or showed the wrong thing."""
 
 
 class Drive:
-    def __init__(self, out: Path, home: Path, direct: bool = False) -> None:
-        self.direct = direct
+    """The app in a private tmux server at ``width`` x ``height`` over the data folder ``home``."""
+
+    def __init__(self, out: Path, home: Path, width: int, height: int, direct: bool = False) -> None:
         self.out = out
         self.home = home
+        self.width = width
+        self.height = height
+        self.direct = direct
+        self.session = f"tokdrill-drive-{os.getpid()}-{width}x{height}"
         self.shots: list[Path] = []
 
+    # ------------------------------------------------------------------------------ tmux
     def tmux(self, *args: str) -> str:
+        # a private server (-L): other sessions' options and sizes do not leak in
         return subprocess.run(
-            ["tmux", "-L", SOCKET, "-f", os.devnull, *args], check=True, capture_output=True, text=True
+            ["tmux", "-L", self.session, "-f", os.devnull, *args], check=True, capture_output=True, text=True
         ).stdout
 
     def start(self) -> None:
+        """Start the app; returns once Today is on screen."""
         env = f"TOKDRILL_HOME={self.home} TERM=xterm-256color COLORTERM=truecolor"
         entry = "-m tokdrill"
         if self.direct:  # skip the CLI dispatcher: open the app through launch_app itself
@@ -48,90 +77,111 @@ class Drive:
                 "sys.exit(launch_app(argparse.Namespace(data_dir=None, content=None)))'"
             )
         # tmux may hand the pane COLUMNS/LINES of a default 80x24 client: drop them so the app
-        # asks the pane itself for its size
-        cmd = f"env -u COLUMNS -u LINES {env} {sys.executable} {entry}"
-        self.tmux("new-session", "-d", "-s", SESSION, "-x", str(WIDTH), "-y", str(HEIGHT), cmd)
+        # asks the pane itself for its size; exec so that the pane's process is the app itself
+        cmd = f"exec env -u COLUMNS -u LINES {env} {sys.executable} {entry}"
+        self.tmux("new-session", "-d", "-s", self.session, "-x", str(self.width), "-y", str(self.height), cmd)
+        self.wait_for("Up next")
 
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", SESSION)
+    def app_pid(self) -> int:
+        return int(self.tmux("display-message", "-p", "-t", self.session, "#{pane_pid}").strip())
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            shown = self.screen()
-            if text in shown:
-                time.sleep(0.15)  # let the frame finish painting
-                return self.screen()
+    def kill_app(self) -> None:
+        """``kill -9`` the app (no chance to save anything) and wait for its pane to go."""
+        os.kill(self.app_pid(), signal.SIGKILL)
+        self._wait_gone()
+
+    def quit_app(self) -> None:
+        """ctrl+q, as a person quits; waits for the app to exit."""
+        self.keys("C-q")
+        self._wait_gone()
+
+    def _wait_gone(self) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        while self.running():
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{text!r} did not appear; the screen was:\n{shown}")
-            time.sleep(0.1)
+                raise DriveFailed("the app did not exit")
+            time.sleep(POLL)
 
-    def wait_until(self, ready: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
+    def running(self) -> bool:
+        done = subprocess.run(["tmux", "-L", self.session, "has-session", "-t", self.session], capture_output=True)
+        return done.returncode == 0
+
+    def stop(self) -> None:
+        subprocess.run(["tmux", "-L", self.session, "kill-server"], capture_output=True)
+
+    # ----------------------------------------------------------------------------- screen
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.session)
+
+    def colours(self) -> list[str]:
+        """The screen's rows with their colour escapes (focus shows only in colour)."""
+        return self.tmux("capture-pane", "-p", "-e", "-t", self.session).splitlines()
+
+    def wait_until(self, ready: Callable[[str], bool], what: str) -> str:
+        """The screen once ``ready(screen)`` holds for two captures in a row (a whole frame)."""
+        deadline = time.monotonic() + TIMEOUT
+        last = ""
         while True:
             shown = self.screen()
             if ready(shown):
-                return shown
+                again = self.screen()
+                if ready(again):
+                    return again
+            last = shown
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{what} did not appear; the screen was:\n{shown}")
-            time.sleep(0.1)
+                raise DriveFailed(f"{what} did not appear; the screen was:\n{last}")
+            time.sleep(POLL)
+
+    def wait_for(self, *texts: str) -> str:
+        return self.wait_until(lambda s: all(t in s for t in texts), " and ".join(map(repr, texts)))
+
+    def wait_gone(self, text: str) -> str:
+        return self.wait_until(lambda s: text not in s, f"a screen without {text!r}")
 
     def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", SESSION, *keys)
+        self.tmux("send-keys", "-t", self.session, *keys)
 
     def type_text(self, text: str) -> None:
-        """Type ``text`` literally, line by line, pressing Enter between lines."""
-        lines = text.split("\n")
-        for i, line in enumerate(lines):
+        """Type ``text`` literally, pressing Enter between lines."""
+        for i, line in enumerate(text.split("\n")):
+            if i:
+                self.keys("Enter")
             if line:
-                self.tmux("send-keys", "-t", SESSION, "-l", line)
-            if i < len(lines) - 1:
-                self.keys("Enter")
-            time.sleep(0.02)
+                self.tmux("send-keys", "-t", self.session, "-l", line)
 
-    def type_with_auto_indent(self, lines: list[str], indent: str = "") -> None:
-        """Type ``lines`` as a person would with auto-indent on: Enter keeps (or extends) the
-        indentation, so only dedents need backspaces and only the code itself is typed."""
-        from tokdrill.ui.widgets.code_editor import next_line_indent
-
-        current = indent  # what the cursor's line already holds
-        for i, line in enumerate(lines):
-            code = line.lstrip(" ")
-            want = len(line) - len(code)
-            if i > 0:
-                self.keys("Enter")
-                current = next_line_indent(lines[i - 1])
-            for _ in range(len(current) - want):
-                self.keys("BSpace")
-            if want > len(current):
-                self.tmux("send-keys", "-t", SESSION, "-l", " " * (want - len(current)))
-            self.tmux("send-keys", "-t", SESSION, "-l", code)
-            time.sleep(0.02)
-
-    def shot(self, name: str, must_show: str, settle: float = 0.6) -> str:
-        self.wait_for(must_show)
-        time.sleep(settle)  # Markdown renders in a worker and the footer updates when idle
-        text = self.screen()
-        path = self.out / f"{len(self.shots) + 1:02d}-{name}.txt"
+    def shot(self, name: str, text: str) -> str:
+        """Save ``text`` (a screen already checked) as the next numbered capture."""
+        path = self.out / f"{len(self.shots) + 1:02d}-{self.width}x{self.height}-{name}.txt"
         path.write_text(text)
         self.shots.append(path)
         return text
 
-    def stop(self) -> None:
-        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
+    def check(self, ok: bool, what: str, shown: str) -> None:
+        if not ok:
+            raise DriveFailed(f"{what}; the screen was:\n{shown}")
+
+    # ---------------------------------------------------------------------- data folder
+    def saved_draft(self) -> str | None:
+        """The retype draft of the drill as the app last wrote it to the database (read-only)."""
+        database = self.home / "progress.sqlite3"
+        if not database.exists():
+            return None
+        try:
+            with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=1) as conn:
+                row = conn.execute("SELECT text FROM drafts WHERE drill_id = ? AND mode = 'retype'", (DRILL,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else str(row[0])
 
 
-OWN_SOLUTION = """    visible = [b for b in range(256) if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255]
-    table = {b: chr(b) for b in visible}
-    extra = 0
-    for b in range(256):
-        if b not in table:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table"""
+# ------------------------------------------------------------------------------ helpers
+def reference_code(drill_id: str) -> str:
+    from tokdrill.content import load_library, reference_source
+
+    return reference_source(load_library().drill(drill_id).symbols)
 
 
-def _first_row(screen: str) -> str:
+def first_row(screen: str) -> str:
     """The first data row of the Browse table on ``screen`` ('' if there is none)."""
     lines = screen.splitlines()
     for i, line in enumerate(lines[:-1]):
@@ -140,79 +190,218 @@ def _first_row(screen: str) -> str:
     return ""
 
 
-def reference_code(drill_id: str) -> str:
-    from tokdrill.content import load_library, reference_source
+def panes(screen: str) -> list[tuple[str, str]]:
+    """Each drill-screen row split into (reference side, editor side) at the divider."""
+    return [tuple(line.split("▕", 1)) for line in screen.splitlines() if "▕" in line]  # type: ignore[misc]
 
-    return reference_source(load_library().drill(drill_id).symbols)
+
+def line_number(side: str) -> int | None:
+    """The line number a pane's row starts with (None on a wrapped continuation row)."""
+    found = re.match(r"\s*(\d+)(\s|$)", side)
+    return int(found.group(1)) if found else None
 
 
-def drive(out: Path, direct: bool = False) -> list[Path]:
-    home = Path(tempfile.mkdtemp(prefix="tokdrill-home-"))
-    d = Drive(out, home, direct)
+def reference_beside(screen: str, line: int) -> bool:
+    """Reference line ``line`` (1-based) starts on the same row as the editor's line ``line``."""
+    return any(line_number(left) == line and line_number(right) == line for left, right in panes(screen))
+
+
+def open_drill(d: Drive, mode_key: str = "r") -> None:
+    """Browse, search for the drill, open it and pick the mode (a draft may then be offered)."""
+    d.keys("F3")
+    d.wait_for("shown")
+    d.tmux("send-keys", "-t", d.session, "-l", "unicode")  # type to search
+    d.wait_until(lambda s: first_row(s).startswith(f"drill  {DRILL_TITLE}"), "the drill on top of Browse")
+    box = d.colours()[:4]  # the search box, drawn as focused
+    d.keys("Enter")  # the search box hands over to the first row
+    deadline = time.monotonic() + TIMEOUT
+    while d.colours()[:4] == box:  # the box drawn as not focused any more
+        if time.monotonic() > deadline:
+            raise DriveFailed("Enter in the search box did not move to the results")
+        time.sleep(POLL)
+    d.keys("Enter")
+    d.wait_for("From memory")
+    d.keys(mode_key)
+    d.wait_gone("From memory: write it")
+
+
+def leave_to_today(d: Drive) -> str:
+    """One Esc leaves the drill (to Browse, where it was opened), one more Esc from Browse."""
+    d.keys("Escape")
+    shown = d.wait_until(lambda s: "Up next" in s or "every drill and card" in s, "Esc leaving the drill")
+    if "Up next" not in shown:
+        d.keys("Escape")
+        shown = d.wait_for("Up next")
+    return shown
+
+
+# -------------------------------------------------------------------------------- flows
+TYPED_LINES = 14  # typed before leaving: the cursor then sits on line 15
+
+
+def flow_first_run(d: Drive) -> None:
+    d.shot("today-first-run", d.wait_for("New here?", "Up next"))
+
+
+def flow_leave_before_submit(d: Drive) -> None:
+    """Type part of the reference; the reference follows the cursor; Esc leaves at once."""
+    open_drill(d)
+    shown = d.wait_for("starts when you type")
+    if "indent on" in shown:  # the typed text carries its own indentation
+        d.keys("C-o")
+        d.wait_for("indent off")
+    lines = reference_code(DRILL).split("\n")
+    d.type_text("\n".join(lines[:TYPED_LINES]) + "\n")
+    shown = d.wait_until(lambda s: reference_beside(s, TYPED_LINES + 1), "reference line 15 beside the cursor")
+    d.check("✓ on track" in shown, "the typing is on track", shown)
+    d.shot("drill-retype-mid", shown)
+    d.shot("today-after-esc", leave_to_today(d))  # before any submit: one press leaves
+    d.check(d.saved_draft() is not None, "Esc keeps the draft", d.screen())
+
+
+def flow_failed_submit_and_scroll(d: Drive) -> None:
+    """Restore the draft, submit it unfinished, read and scroll the failures, Esc once."""
+    open_drill(d)
+    d.wait_for("Unfinished retype draft found", "y restore")
+    d.keys("y")
+    d.wait_gone("Unfinished retype draft found")
+    d.keys("C-s")
+    shown = d.wait_until(lambda s: re.search(r"FAILED \S+: \d+/\d+ tests passed", s) is not None, "the failures")
+    d.check("✗" in shown or "FAIL" in shown.split("tests passed", 1)[1], "a failing test is listed", shown)
+    d.shot("drill-failed", shown)
+    top = results_top(shown)
+    d.keys("C-Down")
+    scrolled = d.wait_until(lambda s: results_top(s) != top, "the results scrolled down by ctrl+down")
+    d.check(reference_beside(scrolled, TYPED_LINES + 1), "the editor keeps its cursor line and focus", scrolled)
+    d.shot("drill-failed-scrolled", scrolled)
+    d.keys("S-PPage")
+    d.wait_until(lambda s: results_top(s) == top, "the results back at the top by shift+PageUp")
+    leave_to_today(d)  # after a submit: still one press
+
+
+def results_top(screen: str) -> str:
+    """The start of the text under the results panel's top border (scroll bar and wrapping aside)."""
+    lines = screen.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("────"):
+            text = " ".join(row.rstrip(" ▁▂▃▄▅▆▇█") for row in lines[i + 1 : -1])
+            return " ".join(text.split())[:100]
+    return ""
+
+
+def flow_give_up(d: Drive) -> None:
+    """F9 asks; n keeps working with the code in place; F9 then y gives up and keeps the draft."""
+    open_drill(d)
+    d.wait_for("Unfinished retype draft found")
+    d.keys("y")
+    d.wait_gone("Unfinished retype draft found")
+    d.keys("F9")
+    d.shot("give-up-dialog", d.wait_for("Give up on", "keep working"))
+    d.keys("n")
+    shown = d.wait_gone("Give up on")
+    d.check(reference_beside(shown, TYPED_LINES + 1), "n keeps the drill and its code", shown)
+    d.keys("F9")
+    d.wait_for("Give up on")
+    d.keys("y")
+    shown = d.wait_until(lambda s: "Recorded as not passed" in s and "every drill and card" in s, "back in Browse")
+    d.shot("after-give-up", shown)
+    d.keys("Escape")
+    d.wait_for("Up next")
+    d.check(d.saved_draft() is not None, "giving up with y keeps the draft", d.screen())
+
+
+def flow_restore_after_kill(d: Drive) -> None:
+    """Type mid-drill, the app is killed (-9) once the draft is saved, the draft comes back."""
+    marker = "        # typed just before the crash"
+    open_drill(d)
+    d.wait_for("Unfinished retype draft found")
+    d.keys("y")
+    d.wait_gone("Unfinished retype draft found")
+    d.type_text(marker)
+    deadline = time.monotonic() + TIMEOUT
+    while marker not in (d.saved_draft() or ""):  # the autosave, every few seconds
+        if time.monotonic() > deadline:
+            raise DriveFailed("the draft was not autosaved")
+        time.sleep(POLL * 4)
+    d.kill_app()
     d.start()
-    try:
-        d.shot("today-first-run", "New here?")
-        d.keys("Enter")  # start the offered first drill
-        d.shot("mode-choice", "From memory")
-        d.keys("r")
-        d.shot("drill-retype-start", "accuracy")
-        d.keys("C-o")  # auto-indent off: the typed text carries its own indentation
-        code = reference_code("bytes-to-unicode")
-        lines = code.rstrip("\n").split("\n")
-        half = len(lines) // 2
-        d.type_text("\n".join(lines[:half]) + "\n")
-        d.type_text("    oops")  # a deliberate slip, to see the divergence marked
-        d.shot("drill-retype-divergence", "first divergence")
-        for _ in range(len("    oops")):
-            d.keys("BSpace")
-        d.type_text("\n".join(lines[half:]))
-        d.shot("drill-retype-typed", "on track")
+    open_drill(d)
+    d.shot("restore-dialog", d.wait_for("Unfinished retype draft found", "y restore", "n start fresh"))
+    d.keys("y")
+    shown = d.wait_for(marker.strip())
+    d.shot("drill-restored", shown)
+    leave_to_today(d)
+
+
+def flow_review_typed(d: Drive) -> None:
+    """Typed answers on two cards: each card starts with Space revealing, t types an answer."""
+    d.keys("F5")
+    d.wait_for("card 1 of", "reveal the answer")
+    for number in (1, 2):
+        d.keys("t")
+        d.wait_for(f"card {number} of", "ctrl+s to check")
+        d.type_text("merges are applied in rank order; bytes map to printable characters")
         d.keys("C-s")
-        d.shot("drill-passed", "Passed in")
-        d.keys("Escape")
-        d.shot("today-after-drill", "Up next")
-        # the same drill from memory: find it in Browse, write an own version with auto-indent
-        d.keys("F3")
-        d.wait_for("shown")
-        d.tmux("send-keys", "-t", SESSION, "-l", "unicode")  # type to search
-        d.wait_for("unicode ")
-        d.wait_until(lambda text: _first_row(text).startswith("drill  GPT-2 byte-to-unicode table"), "the drill on top")
-        time.sleep(0.3)
-        d.keys("Enter")  # to the table, first row: the drill
-        time.sleep(0.3)
-        d.keys("Enter")
-        d.wait_for("From memory")
-        d.keys("m")
-        d.shot("drill-recall-start", "From memory")
-        d.keys("Down", "Down", "End", "BSpace", "BSpace", "BSpace")  # replace the starter's `...`
-        d.type_with_auto_indent(OWN_SOLUTION.split("\n"), indent="    ")
-        time.sleep(0.3)
-        d.keys("C-s")
-        d.shot("drill-recall-passed", "Passed in")
-        d.keys("Escape")
-        d.wait_for("Browse")
-        d.keys("Escape")
-        d.wait_for("Up next")
-        d.keys("F5")
-        d.shot("review-question", "reveal the answer")
-        d.keys("Space")
-        d.shot("review-answer", "Rate your recall")
+        shown = d.wait_for("Key points covered", "Good")
+        d.shot(f"review-typed-{number}", shown)
         d.keys("3")
-        for i in range(9):
-            d.wait_for(f"card {i + 2} of")
-            d.keys("Space")
-            d.wait_for("Rate your recall")
-            d.keys("3" if i % 3 else "4")
-        d.shot("review-done", "All done")
-        d.keys("F4")
-        d.shot("stats", "Decks")
-        d.keys("F3")
-        d.shot("browse", "shown")
-        d.keys("F1")
-        d.shot("help", "Keys")
-        d.keys("Escape")
-        d.keys("C-q")
-        time.sleep(0.5)
+        shown = d.wait_for(f"card {number + 1} of")
+        d.check("Space: reveal the answer" in shown, "the next card starts in the usual mode", shown)
+    d.keys("space")  # Space reveals, it does not type
+    d.shot("review-next-card-revealed", d.wait_for("card 3 of", "Good"))
+    d.keys("Escape")
+    d.wait_for("Up next")
+
+
+def settings_row(screen: str, label: str) -> str:
+    return next((line for line in screen.splitlines() if label in line), "")
+
+
+def flow_settings(d: Drive) -> None:
+    """New cards per day changed in the settings screen; still changed after a restart."""
+    d.keys("s")
+    shown = d.wait_for("Settings", "New cards per day")
+    old = settings_row(shown, "New cards per day")
+    d.keys("End", *["BSpace"] * 4)
+    d.tmux("send-keys", "-t", d.session, "-l", "7")
+    d.keys("Enter")
+    shown = d.wait_for("✓ saved")
+    d.check(re.search(r"New cards per day\s+7\b", shown) is not None, f"the new value is shown (was {old!r})", shown)
+    d.shot("settings-saved", shown)
+    d.keys("Escape")
+    d.wait_for("Up next")
+    d.quit_app()
+    d.start()
+    d.keys("s")
+    shown = d.wait_until(lambda s: re.search(r"New cards per day\s+7\b", s) is not None, "the value after a restart")
+    d.shot("settings-after-restart", shown)
+    d.keys("Escape")
+    d.wait_for("Up next")
+
+
+FLOWS: list[Callable[[Drive], None]] = [
+    flow_first_run,
+    flow_leave_before_submit,
+    flow_failed_submit_and_scroll,
+    flow_give_up,
+    flow_restore_after_kill,
+    flow_review_typed,
+    flow_settings,
+]
+
+
+def drive(out: Path, size: str, direct: bool = False) -> list[Path]:
+    """Run every flow at ``size`` in a fresh data folder; returns the saved screens."""
+    width, height = SIZES[size]
+    home = Path(tempfile.mkdtemp(prefix="tokdrill-home-"))
+    d = Drive(out, home, width, height, direct)
+    try:
+        d.start()
+        for flow in FLOWS:
+            began = time.monotonic()
+            flow(d)
+            print(f"{size} {flow.__name__}: {time.monotonic() - began:.1f} s", file=sys.stderr)
+        d.quit_app()
     finally:
         d.stop()
         shutil.rmtree(home, ignore_errors=True)
@@ -220,7 +409,8 @@ def drive(out: Path, direct: bool = False) -> list[Path]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--size", choices=sorted(SIZES), default="80x24", help="terminal size (default 80x24)")
     parser.add_argument("--out", type=Path, default=None, help="folder for the captured screens")
     parser.add_argument("--direct", action="store_true", help="open the app via launch_app, not `python -m tokdrill`")
     args = parser.parse_args()
@@ -229,13 +419,15 @@ def main() -> int:
         return 2
     out = args.out or Path(tempfile.mkdtemp(prefix="tokdrill-screens-"))
     out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
     try:
-        shots = drive(out, args.direct)
-    except TimeoutError as exc:
-        print(f"FAILED: {exc}", file=sys.stderr)
+        shots = drive(out, args.size, args.direct)
+    except DriveFailed as exc:
+        print(f"FAILED at {args.size}: {exc}", file=sys.stderr)
         return 1
     for path in shots:
         print(path)
+    print(f"{args.size}: every flow passed in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return 0
 
 

@@ -3,9 +3,12 @@ results and the reference scroll with keys while the editor keeps focus."""
 
 from __future__ import annotations
 
+import pytest
 from ui_helpers import SMALL, load, screen_lines, screen_text, start_drill, submit
 
+from tokdrill.backend import Backend
 from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.widgets.reference_view import ReferenceView
 
 LONG_DRILL = "bpe-train"
@@ -111,17 +114,22 @@ async def test_a_submission_that_does_not_import_shows_why_first(app: TokdrillAp
         assert listing.index("problem:") < listing.index(verdict.tests[0].name)
 
 
-async def test_the_reference_stays_beside_the_cursor_when_the_results_open(app: TokdrillApp) -> None:
-    async with app.run_test(size=SMALL) as pilot:
-        screen = await start_drill(app, pilot, "bytes-to-unicode", "retype")
-        lines = screen.reference.split("\n")
-        await load(pilot, screen, "\n".join(lines[:15]))
-        screen.editor.move_cursor(screen.editor.document.end)
+@pytest.mark.parametrize("size", [SMALL, (120, 36)])
+async def test_the_reference_stays_beside_the_cursor_when_the_results_open(
+    app: TokdrillApp, backend: Backend, size: tuple[int, int]
+) -> None:
+    lines = backend.reference(backend.library.drill("bytes-to-unicode")).split("\n")
+    backend.save_draft("bytes-to-unicode", "retype", "\n".join(lines[:14]) + "\n", 3.0)
+    async with app.run_test(size=size) as pilot:
+        app.start_drill("bytes-to-unicode", "retype")
         await pilot.pause()
+        await pilot.press("y")  # the draft restored: the cursor on line 15
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen) and screen.editor.cursor_location == (14, 0)
         view = screen.query_one(ReferenceView)
-        scrolled = screen.editor.scroll_y
-        await submit(app, pilot)  # the results take rows from the editor, which scrolls
+        await submit(app, pilot)  # the results take rows from the editor (which may scroll) and the reference
         await pilot.pause()
-        assert screen.editor.scroll_y > scrolled
+        assert not screen.results.has_class("-empty")
         editor_row = 14 - round(screen.editor.scroll_y)
         assert view.row_of(14) - round(view.scroll_y) == editor_row

@@ -48,6 +48,7 @@ class ReferenceView(ScrollView, can_focus=False):
         self.code = code
         self.marked: int | None = None
         self.current: int | None = None
+        self.at_row = 0  # the view row the current line is kept at
         self._lines, self._background = highlighted_lines(code)
         self._gutter = len(str(len(self._lines))) + 2
         self._rows: list[tuple[int, Text]] = []  # (line index, the part of the line) per row
@@ -84,8 +85,8 @@ class ReferenceView(ScrollView, can_focus=False):
         self._first_row = first
         self._size_for_rows()
         self.refresh()
-        if self.current is not None:
-            self.scroll_to(y=max(0, self._first_row[self.current] - 3), animate=False)
+        if self.current is not None:  # the current line stays where it was (rows wrap anew)
+            self.scroll_to(y=max(0, self._first_row[self.current] - self.at_row), animate=False)
 
     def row_of(self, line: int) -> int:
         """The first row (0-based, from the top of the whole text) that ``line`` is drawn on."""
@@ -99,10 +100,11 @@ class ReferenceView(ScrollView, can_focus=False):
         """Shade ``line`` and scroll so that it starts ``at_row`` rows below the top of the view
         (as near as the text's length allows)."""
         line = max(0, min(line, self.line_count - 1))
+        self.at_row = max(0, at_row)
         if line != self.current:
             self.current = line
             self.refresh()
-        self.scroll_to(y=max(0, self.row_of(line) - max(0, at_row)), animate=False)
+        self.scroll_to(y=max(0, self.row_of(line) - self.at_row), animate=False)
 
     def mark(self, line: int | None) -> None:
         """Mark ``line`` (0-based) as the first divergence; ``None`` clears the mark."""
