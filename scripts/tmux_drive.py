@@ -113,9 +113,11 @@ class Drive:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.session)
 
-    def colours(self) -> list[str]:
-        """The screen's rows with their colour escapes (focus shows only in colour)."""
-        return self.tmux("capture-pane", "-p", "-e", "-t", self.session).splitlines()
+    def background(self, row: int) -> str:
+        """The background colour screen row ``row`` starts with (focus shows only in colour)."""
+        shown = self.tmux("capture-pane", "-p", "-e", "-t", self.session).splitlines()[row]
+        found = re.search(r"\x1b\[(?:[0-9;]*;)?48;([0-9;]+)m", shown)
+        return found.group(1) if found else ""
 
     def wait_until(self, ready: Callable[[str], bool], what: str) -> str:
         """The screen once ``ready(screen)`` holds for two captures in a row (a whole frame)."""
@@ -168,7 +170,9 @@ class Drive:
             return None
         try:
             with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=1) as conn:
-                row = conn.execute("SELECT text FROM drafts WHERE drill_id = ? AND mode = 'retype'", (DRILL,)).fetchone()
+                row = conn.execute(
+                    "SELECT text FROM drafts WHERE drill_id = ? AND mode = 'retype'", (DRILL,)
+                ).fetchone()
         except sqlite3.Error:
             return None
         return None if row is None else str(row[0])
@@ -212,10 +216,11 @@ def open_drill(d: Drive, mode_key: str = "r") -> None:
     d.wait_for("shown")
     d.tmux("send-keys", "-t", d.session, "-l", "unicode")  # type to search
     d.wait_until(lambda s: first_row(s).startswith(f"drill  {DRILL_TITLE}"), "the drill on top of Browse")
-    box = d.colours()[:4]  # the search box, drawn as focused
+    header = next(i for i, line in enumerate(d.screen().splitlines()) if "title / question" in line)
+    unfocused = d.background(header + 1)  # the first result: the cursor of a table without focus
     d.keys("Enter")  # the search box hands over to the first row
     deadline = time.monotonic() + TIMEOUT
-    while d.colours()[:4] == box:  # the box drawn as not focused any more
+    while d.background(header + 1) == unfocused:  # until drawn as the cursor of the focused table
         if time.monotonic() > deadline:
             raise DriveFailed("Enter in the search box did not move to the results")
         time.sleep(POLL)
