@@ -95,6 +95,14 @@ async def test_today_shows_and_explains_readiness_at_80x24(app: TokdrillApp, bac
         assert "Weakest now:" in text and "Up next" in text
 
 
+async def test_f1_explains_readiness_as_today_and_the_cli_do(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        shown = " ".join(str(app.screen.query_one("#help-readiness", Static).render()).split())
+        assert " ".join(backend.readiness_explanation().split()) in shown
+
+
 async def test_browse_search_tag_filter_and_open(app: TokdrillApp, backend: Backend) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")
