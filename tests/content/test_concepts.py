@@ -125,7 +125,9 @@ def test_a_concept_defined_twice_keeps_the_first_and_names_both(content_dir: Pat
 
 def test_cards_name_known_concepts_and_an_unknown_one_drops_only_its_card(content_dir: Path, vocabulary: Path) -> None:
     deck = content_dir / "deck.yaml"
-    deck.write_text(concept_deck("[my-merge-order, my-tie-break]", "[my-merge-order, no-such-thing]", "[]"), encoding="utf-8")
+    deck.write_text(
+        concept_deck("[my-merge-order, my-tie-break]", "[my-merge-order, no-such-thing]", "[]"), encoding="utf-8"
+    )
     library = load_only(content_dir)
     assert [str(e) for e in library.errors] == [
         f"{deck}:13: cards[1].concepts[1]: unknown concept 'no-such-thing' "
@@ -235,7 +237,8 @@ def test_an_unknown_marker_concept_is_reported_once_at_the_decorator(content_dir
 
 def test_untaught_and_untested_concepts(content_dir: Path, vocabulary: Path) -> None:
     (content_dir / "hidden" / "test_user_drill.py").write_text(
-        'import pytest\n\n\n@pytest.mark.concept("my-tie-break")\ndef test_a(impl):\n    assert impl\n', encoding="utf-8"
+        'import pytest\n\n\n@pytest.mark.concept("my-tie-break")\ndef test_a(impl):\n    assert impl\n',
+        encoding="utf-8",
     )
     (content_dir / "d.yaml").write_text(drill_yaml("d"), encoding="utf-8")
     (content_dir / "deck.yaml").write_text(concept_deck("[my-merge-order]"), encoding="utf-8")
