@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 from textual import events
 from textual.app import App
@@ -21,6 +22,16 @@ def burst(app: App[None], keys: list[str]) -> None:
     """Queue ``keys`` all at once, as a terminal delivers a fast typist's keys in one read."""
     for key in keys:
         app.post_message(events.Key(key, " " if key == "space" else key if len(key) == 1 else None))
+
+
+async def settle(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Let the app process messages until ``ready()`` holds (a loaded machine may take a while);
+    fail if it never does."""
+    for _ in range(int(seconds / 0.05)):
+        if ready():
+            return
+        await pilot.pause(0.05)
+    assert ready(), "the app never reached the expected state"
 
 
 async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:

@@ -68,43 +68,46 @@ def summary_style(verdict: Verdict) -> Style:
 
 
 def verdict_spans(
-    verdict: Verdict, *, with_notice: bool = True, message_lines: int = MESSAGE_LINES, failures_first: bool = False
+    verdict: Verdict, *, with_notice: bool = True, message_lines: int = MESSAGE_LINES, compact: bool = False
 ) -> list[Span]:
     """Everything but the summary line, top to bottom; each span ends its own line(s).
 
-    With ``failures_first`` a whole-submission problem (the code does not import, a limit was hit)
-    comes first, the failing tests before the passing ones and each message shows its assertion
-    lines (pytest's ``E`` lines) before where it failed, so a short panel shows the cause first.
+    ``compact`` is the layout for a small panel: a whole-submission problem (the code does not
+    import, a limit was hit) comes first, the failing tests before the passing ones, each message
+    shows its assertion lines (pytest's ``E`` lines) before where it failed, and test names leave
+    out their file when every test comes from one file.
     """
     spans: list[Span] = []
     problem = Span("problem: " + printable(verdict.problem.rstrip()) + "\n", "warn") if verdict.problem else None
-    if problem is not None and failures_first:
+    if problem is not None and compact:
         spans.append(Span(problem.text + "\n", problem.style))
     not_run = 0
-    tests = sorted(verdict.tests, key=lambda t: t.outcome == "passed") if failures_first else verdict.tests
+    tests = sorted(verdict.tests, key=lambda t: t.outcome == "passed") if compact else verdict.tests
+    one_file = len({t.name.partition("::")[0] for t in verdict.tests}) == 1
     for test in tests:
+        name = (test.name.partition("::")[2] or test.name) if compact and one_file else test.name
         spans.append(
             Span(f"{MARKS.get(test.outcome, test.outcome.upper()):>7}  ", MARK_STYLES.get(test.outcome, "fail"))
         )
-        spans.append(Span(printable(test.name) + "\n"))
+        spans.append(Span(printable(name) + "\n"))
         if test.message.startswith("not run: ") and verdict.problem:
             not_run += 1  # the reason is the problem shown below; say it once
         elif test.outcome != "passed" and test.message:
             lines = printable(test.message).splitlines()
-            if failures_first:
+            if compact:
                 lines = [line for line in lines if line.startswith("E ")] + [
                     line for line in lines if not line.startswith("E ")
                 ]
             lines = _clip(lines, message_lines)
             spans.append(Span("".join(f"{_INDENT}{line}\n" for line in lines), "dim"))
     if not_run:
-        where = "above" if failures_first else "below"
+        where = "above" if compact else "below"
         spans.append(Span(f"({not_run} test{'s' if not_run != 1 else ''} not run: see the problem {where})\n", "dim"))
     if verdict.output.strip():
         lines = _clip(printable(verdict.output.rstrip()).splitlines(), message_lines, keep_tail=True)
         spans.append(Span("\nyour code printed:\n", "heading"))
         spans.append(Span("".join(f"    {line}\n" for line in lines), "dim"))
-    if problem is not None and not failures_first:
+    if problem is not None and not compact:
         spans.append(Span("\n" + problem.text, problem.style))
     if with_notice and verdict.notice:
         spans.append(Span("\nnote: " + printable(verdict.notice) + "\n", "warn"))
