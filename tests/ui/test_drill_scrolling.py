@@ -111,7 +111,7 @@ async def test_a_submission_that_does_not_import_shows_why_first(app: TokdrillAp
         text = screen_text(app)
         assert "IndentationError" in text and "see the problem above" not in text  # the cause, unscrolled
         listing = str(screen.results.query_one("#tests").render())
-        assert listing.index("problem:") < listing.index(verdict.tests[0].name)
+        assert listing.index("problem:") < listing.index(verdict.tests[0].name.split("::")[-1])
 
 
 @pytest.mark.parametrize("size", [SMALL, (120, 36)])
