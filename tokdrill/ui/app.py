@@ -148,6 +148,29 @@ class TokdrillApp(App[None]):
 
         self._show(ReviewScreen(self.backend, self.backend.review_queue(), title="Review"))
 
+    def action_mistakes(self) -> None:
+        from tokdrill.ui.screens.mistakes import MistakesScreen
+
+        self._show(MistakesScreen(self.backend))
+
+    def action_mock(self) -> None:
+        """Start a mock interview round (unless one is running: then go back to it)."""
+        from tokdrill.ui.screens.mock import MockScreen
+
+        running = next((s for s in self.screen_stack if isinstance(s, MockScreen)), None)
+        if running is not None:
+            while self.screen is not running:
+                self.pop_screen()
+            return
+        if self._drill_screen() is not None:
+            self.notify("Leave the open drill first (Esc keeps its draft), then start the mock round.", timeout=4)
+            return
+        plan = self.backend.plan_mock()
+        if plan is None:
+            self.notify("A mock round needs a drill and cards with follow-up questions.", severity="warning")
+            return
+        self._show(MockScreen(self.backend, plan))
+
     def action_settings(self) -> None:
         from tokdrill.ui.screens.settings import SettingsScreen
 
@@ -252,6 +275,12 @@ class TokdrillApp(App[None]):
         yield SystemCommand("Review due cards", "Flashcards due now (F5)", self.action_review)
         yield SystemCommand("Stats", "Times, typing, retention, forecast, activity (F4)", self.action_stats)
         yield SystemCommand("Browse", "Every drill and card, search and tags (F3)", self.action_browse)
+        yield SystemCommand(
+            "Mistakes", "Every concept a hidden test caught, with its lesson (m on Today)", self.action_mistakes
+        )
+        yield SystemCommand(
+            "Mock interview", "One drill from memory, then questions with follow-ups, one clock", self.action_mock
+        )
         yield SystemCommand(
             "Settings", "New items per day, retention, auto-indent, interview date", self.action_settings
         )
