@@ -39,16 +39,18 @@ SYMBOL_CHECK_DELAY = 0.5  # seconds after mount before drill symbols are checked
 
 class TokdrillApp(App[None]):
     """tokdrill's TUI. ``backend`` holds the content, the store, the grader and the clock;
-    ``cursor_blink=False`` keeps every text cursor steady (tests and snapshots)."""
+    ``cursor_blink=False`` keeps every text cursor steady (tests and snapshots); ``start_action``
+    is an action run once the app is up (``mock`` for `tokdrill mock`)."""
 
     CSS_PATH = "tokdrill.tcss"
     TITLE = "tokdrill"
     BINDINGS = keymap.APP
     COMMANDS = App.COMMANDS | {content_commands}
 
-    def __init__(self, backend: Backend, *, cursor_blink: bool = True) -> None:
+    def __init__(self, backend: Backend, *, cursor_blink: bool = True, start_action: str | None = None) -> None:
         super().__init__()
         self.backend = backend
+        self.start_action = start_action
         self.cursor_blink = cursor_blink
         self.final_store_status: StoreStatus | None = None
 
@@ -63,6 +65,8 @@ class TokdrillApp(App[None]):
         self._announce_problems(self.backend.problems)
         # once start-up has settled, so that it does not compete with the first frames
         self.set_timer(SYMBOL_CHECK_DELAY, self.check_symbols)
+        if self.start_action is not None:  # `tokdrill mock` opens on the mock round
+            self.call_later(self.run_action, self.start_action)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Text cursors follow the app's ``cursor_blink`` choice."""
