@@ -311,12 +311,10 @@ class Writer:
     def insert_mock_round(self, mock: MockRound) -> int:
         """Validate and insert a mock round unless one that started at the same moment is
         stored; returns its id."""
-        row = self.conn.execute(
-            "SELECT id FROM mock_rounds WHERE started_at = ?", (to_iso(mock.started_at),)
-        ).fetchone()
+        record = MockRoundRecord.of(mock)
+        row = self.conn.execute("SELECT id FROM mock_rounds WHERE started_at = ?", (record.started_at,)).fetchone()
         if row is not None:
             return int(row[0])
-        record = MockRoundRecord.of(mock)
         cur = self.conn.execute(_insert_sql("mock_rounds"), _new_row("mock_rounds", record, mock.id is not None))
         return int(cur.lastrowid or 0)
 

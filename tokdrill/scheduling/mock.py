@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
+from tokdrill.clock import clock_text
 from tokdrill.content.keypoints import match_key_points
 from tokdrill.content.model import Card, Library
-from tokdrill.progress.records import MockAnswer, TestOutcome
+from tokdrill.progress.records import MockAnswer, MockRound, TestOutcome
 from tokdrill.scheduling.planner import DueQueue
 
 LONG_ROUND_MINUTES = 40
@@ -97,3 +99,22 @@ def concepts_missed(tests: Sequence[TestOutcome], answers: Sequence[MockAnswer],
         if covered is not None and covered < WEAK_ANSWER and answer.card_id in known:
             found.extend(known[answer.card_id].concepts)
     return tuple(dict.fromkeys(found))
+
+
+MOCK_ROUNDS_SHOWN = 10
+"""Stats lists at most this many recent mock rounds."""
+
+
+def round_line(mock: MockRound, day: date) -> str:
+    """One stored round on one line, as Stats lists it: day, drill verdict and time against its
+    target, key points covered over all main answers, concepts missed."""
+    verdict = "passed" if mock.drill_passed else "not passed"
+    timed = (
+        ""
+        if mock.drill_seconds is None
+        else f" {clock_text(mock.drill_seconds)}/{clock_text(mock.drill_target_seconds)}"
+    )
+    mains = [a for a in mock.answers if a.follow_up is None]
+    points = f"key points {sum(a.covered for a in mains)}/{sum(a.total for a in mains)}"
+    missed = ", ".join(mock.concepts_missed) if mock.concepts_missed else "none"
+    return f"{day.isoformat()}  {mock.drill_id} {verdict}{timed} · {points} · missed: {missed}"
