@@ -103,11 +103,11 @@ def test_drills_checking_a_weak_concept_come_first_until_fixed_or_old(
     drills = planner.due_queue(catalog).drills
     assert [(i.item_id, i.weak) for i in drills] == [("wordpiece", True), ("bpe-train", False)]
     clock.advance(days=WEAK_DAYS, minutes=1)
-    assert [i.item_id for i in planner.due_queue(catalog).drills][0] == "bpe-train"  # too old to be weak
+    assert next(i.item_id for i in planner.due_queue(catalog).drills) == "bpe-train"  # too old to be weak
     fail(store, clock, "tie-break", drill="wordpiece")
     clock.advance(minutes=1)
     fail(store, clock, "tie-break", drill="wordpiece", passed=True)  # fixed
-    assert [i.item_id for i in planner.due_queue(catalog).drills][0] == "bpe-train"
+    assert next(i.item_id for i in planner.due_queue(catalog).drills) == "bpe-train"
 
 
 def test_the_log_counts_dates_and_fixes_per_concept(library: Library, clock: FixedClock) -> None:
