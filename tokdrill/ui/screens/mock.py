@@ -46,11 +46,15 @@ def scorecard_text(card: MockScorecard) -> Text:
         out.append("  passed", style="bold green")
     else:
         out.append("  not passed", style="bold red")
-    if mock.drill_seconds is not None:
+    target = clock_text(mock.drill_target_seconds)
+    if mock.drill_seconds is None:
+        out.append(f" (never submitted; target {target})")
+    elif mock.drill_passed:
         delta = mock.drill_seconds - mock.drill_target_seconds
         side = "under" if delta <= 0 else "over"
-        out.append(f" in {clock_text(mock.drill_seconds)}, {clock_text(abs(delta))} {side} the ")
-        out.append(f"{clock_text(mock.drill_target_seconds)} target")
+        out.append(f" in {clock_text(mock.drill_seconds)}, {clock_text(abs(delta))} {side} the {target} target")
+    else:
+        out.append(f" after {clock_text(mock.drill_seconds)} (target {target})")
     used = (mock.ended_at - mock.started_at).total_seconds()
     out.append(f"\nRound  {clock_text(used)} of {clock_text(mock.clock_seconds)}\n", style="dim")
     for number, view in enumerate(card.answers, 1):
@@ -141,6 +145,8 @@ class MockScreen(Screen[None]):
     def _show_clock(self) -> None:
         left = self.remaining()
         text = Text(f"{clock_text(max(0.0, left))} left ", style="bold red" if left < 300 else "bold")
+        if self.stage == "done":
+            text = Text("round over ", style="dim")
         self.query_one("#mock-clock", Static).update(text)
 
     def _tick(self) -> None:
@@ -237,6 +243,7 @@ class MockScreen(Screen[None]):
         self.query_one("#mock-body").display = False
         self.query_one("#mock-answer", TextArea).display = False
         self.query_one("#mock-title", Static).update("[b]Mock interview[/b] · scorecard")
+        self._show_clock()
         self.query_one("#scorecard-text", Static).update(scorecard_text(self.scorecard))
         scorecard = self.query_one("#mock-scorecard", VerticalScroll)
         scorecard.remove_class("hidden")
