@@ -146,6 +146,42 @@ def reference_code(drill_id: str) -> str:
     return reference_source(load_library().drill(drill_id).symbols)
 
 
+def mock_round(d: Drive) -> None:
+    """From Today: a whole mock interview round (the drill submitted as its starter, so that it
+    fails and its concepts are missed, then every question and follow-up answered), its
+    scorecard, and the Mistakes screen. Ends back on Today."""
+    d.keys("k")
+    d.shot("mock-intro", "Mock interview")
+    d.keys("C-s")  # the clock starts and the drill opens from memory
+    d.wait_for("Give up")
+    time.sleep(0.3)
+    d.keys("C-s")  # the starter as it is: not yet
+    d.shot("mock-drill-failed", "tests passed")
+    d.keys("Escape")
+    d.shot("mock-question", "Question 1 of")
+    step = 0
+    while True:
+        shown = d.wait_until(lambda text: "Question" in text or "Follow-up" in text or "scorecard" in text, "a step")
+        if "scorecard" in shown:
+            break
+        if step == 1:
+            d.shot("mock-follow-up", "Follow-up to question 1")
+        d.tmux("send-keys", "-t", SESSION, "-l", "Count pairs weighted by frequency, merge the best pair, repeat.")
+        time.sleep(0.2)
+        d.keys("C-s")
+        step += 1
+        time.sleep(0.4)
+    d.shot("mock-scorecard", "scorecard")
+    d.keys("End")  # the end of the scorecard: concepts missed, what is now scheduled
+    d.shot("mock-scorecard-end", "Now scheduled")
+    d.keys("Escape")
+    d.wait_for("Up next")
+    d.keys("m")
+    d.shot("mistakes", "not fixed")
+    d.keys("Escape")
+    d.wait_for("Up next")
+
+
 def drive(out: Path, direct: bool = False) -> list[Path]:
     home = Path(tempfile.mkdtemp(prefix="tokdrill-home-"))
     d = Drive(out, home, direct)
@@ -211,6 +247,7 @@ def drive(out: Path, direct: bool = False) -> list[Path]:
         d.keys("F1")
         d.shot("help", "Keys")
         d.keys("Escape")
+        mock_round(d)
         d.keys("C-q")
         time.sleep(0.5)
     finally:
