@@ -5,10 +5,19 @@ the clock; `tokdrill check` records failed concepts and the first pass as a time
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import tokdrill
 from tokdrill import locations
 from tokdrill.cli import main
 from tokdrill.content import load_library
@@ -97,4 +106,73 @@ def test_show_prints_the_parts(capsys: pytest.CaptureFixture[str]) -> None:
     whole = capsys.readouterr().out
     assert drill.title in whole and drill.prompt.strip() in whole
     assert main(["show", "no-such-drill"]) == 2
-    assert "unknown drill" in capsys.readouterr().err
+    assert "tokdrill show: unknown drill" in capsys.readouterr().err
+
+
+@pytest.fixture
+def ordinary() -> Iterator[tuple[list[str], dict[str, str], Path]]:
+    """A command running ``python -m tokdrill`` as an ordinary user (nobody, when the tests run
+    as root), its environment, and a folder that user may enter (with tokdrill and the packages
+    it needs copied where that user can read them)."""
+    base = Path(tempfile.mkdtemp(prefix="tokdrill-ordinary-"))
+    base.chmod(0o755)
+    probe = (
+        "import sys, importlib\n"
+        "for m in ('tokdrill.cli.start_cmd', 'tokdrill.cli.check_cmd', 'tokdrill.content.loader', "
+        "'tokdrill.content.reference', 'tokdrill.progress.store', 'tokdrill.scheduling.own_editor', 'reference_impl'):\n"
+        "    importlib.import_module(m)\n"
+        "print('\\n'.join(sorted({getattr(m, '__file__', None) or '' for m in sys.modules.values()})))\n"
+    )
+    files = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    roots = {Path(sysconfig.get_paths()[k]) for k in ("purelib", "platlib")} | {Path(tokdrill.__file__).parents[1]}
+    site = base / "site"
+    for file in map(Path, files):
+        holders = [root for root in roots if root in file.parents]
+        if not holders:
+            continue
+        root = max(holders, key=lambda r: len(r.parts))
+        top = root / file.relative_to(root).parts[0]
+        if top.is_dir() and not (site / top.name).exists():
+            shutil.copytree(top, site / top.name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif top.suffix in (".py", ".so"):
+            site.mkdir(exist_ok=True)
+            shutil.copy2(top, site / top.name)
+    checkout = Path(tokdrill.__file__).parents[1]
+    for shipped in ("drills", "questions"):  # the shipped content, where the copied package looks for it
+        shutil.copytree(checkout / shipped, site / shipped, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [base, *base.rglob("*")]:
+        path.chmod(path.stat().st_mode | stat.S_IROTH | (stat.S_IXOTH if path.is_dir() else 0))
+    python = "/usr/bin/python3" if os.geteuid() == 0 else sys.executable
+    command = [python, "-m", "tokdrill"]
+    if os.geteuid() == 0:
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *command]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(site), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+    yield command, env, base
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def test_start_as_an_ordinary_user(ordinary: tuple[list[str], dict[str, str], Path]) -> None:
+    """The file and the clock land in the user's folders; a folder the user may not write is a
+    clear message, no traceback, and no clock started."""
+    command, env, base = ordinary
+    home = base / "home"
+    home.mkdir(mode=0o777)
+    home.chmod(0o777)
+    env = env | {"HOME": str(home), "TOKDRILL_HOME": str(home / "tokdrill")}
+
+    def tokdrill_(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*command, *argv], capture_output=True, text=True, env=env, cwd=home, timeout=120)
+
+    done = tokdrill_("start", DRILL, str(home / "mine.py"))
+    assert done.returncode == 0, done.stderr
+    assert (home / "mine.py").read_text().startswith("# ")
+    locked = base / "locked"
+    locked.mkdir(mode=0o755)  # root owns it: the ordinary user cannot write in it
+    done = tokdrill_("start", DRILL, str(locked / "mine.py"))
+    assert done.returncode == (0 if os.geteuid() != 0 and os.access(locked, os.W_OK) else 1)
+    assert "Traceback" not in done.stderr
+    if done.returncode:
+        assert f"cannot write {locked / 'mine.py'}" in done.stderr
+    with Store.open(home / "tokdrill" / "progress.sqlite3") as store:
+        start = store.start(DRILL)
+        assert start is not None and start.path == str(home / "mine.py")

@@ -102,7 +102,9 @@ def _record(drill: Drill, verdict: Verdict, path: Path, args: argparse.Namespace
         )
 
 
-def find_drill(args: argparse.Namespace) -> Drill | None:
+def find_drill(args: argparse.Namespace, command: str = "check") -> Drill | None:
+    """The drill ``args.drill_id`` names (shipped first, then the --content folders), or None
+    after a line on stderr naming the known drills (as ``tokdrill COMMAND: ...``)."""
     from tokdrill import locations
     from tokdrill.content.loader import load_files, load_library
 
@@ -120,14 +122,14 @@ def find_drill(args: argparse.Namespace) -> Drill | None:
     found = library.drills.get(args.drill_id)
     if found is None:
         known = ", ".join(sorted(library.drills)) or "none loaded"
-        _fail(f"unknown drill {args.drill_id!r} (known drills: {known})")
+        _fail(f"unknown drill {args.drill_id!r} (known drills: {known})", command)
     return found
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, command: str = "check") -> None:
     from tokdrill.grading.report import printable
 
-    print(f"tokdrill check: {printable(message)}", file=sys.stderr)
+    print(f"tokdrill {command}: {printable(message)}", file=sys.stderr)
 
 
 def read_source(path: Path) -> str | None:

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the part of the drill asked for."""
     from tokdrill.cli.check_cmd import find_drill
 
-    drill = find_drill(args)
+    drill = find_drill(args, "show")
     if drill is None:
         return EXIT_USAGE
     if args.prompt:

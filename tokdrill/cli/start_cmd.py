@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from tokdrill.progress.store import Store
     from tokdrill.scheduling.own_editor import start_drill
 
-    drill = find_drill(args)
+    drill = find_drill(args, "start")
     if drill is None:
         return EXIT_USAGE
     path = Path(args.file or f"{drill.id}.py")
