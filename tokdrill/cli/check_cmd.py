@@ -94,12 +94,6 @@ def _record(drill: Drill, verdict: Verdict, path: Path, args: argparse.Namespace
         print(
             f"clock running for {drill.id}: {running} since the start; the first pass is recorded", file=out, flush=True
         )
-    elif verdict.passed:
-        print(
-            f"passed, not timed: run `tokdrill start {drill.id} FILE` first to record a timed attempt",
-            file=out,
-            flush=True,
-        )
 
 
 def find_drill(args: argparse.Namespace, command: str = "check") -> Drill | None:

@@ -47,6 +47,7 @@ def catalog_from_library(library: Any) -> Catalog:
     decks = {deck.id: tuple(card.id for card in deck.cards) for deck in library.decks.values()}
     titles = {d.id: d.title for d in library.drills.values()}
     titles.update({deck.id: deck.title for deck in library.decks.values()})
-    card_concepts = {card.id: card.concepts for deck in library.decks.values() for card in deck.cards if card.concepts}
-    drill_concepts = {d.id: d.concepts for d in ordered if d.concepts}
+    cards = [card for deck in library.decks.values() for card in deck.cards]
+    card_concepts = {card.id: tuple(card.concepts) for card in cards if getattr(card, "concepts", ())}
+    drill_concepts = {d.id: tuple(d.concepts) for d in ordered if getattr(d, "concepts", ())}
     return Catalog(drills, decks, titles, card_concepts, drill_concepts)
