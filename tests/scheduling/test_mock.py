@@ -76,3 +76,11 @@ def test_missed_concepts_come_from_failed_tests_and_weak_answers(library: Librar
     strong = MockAnswer("bpe-deterministic-tie-break", None, "", 4, 4)
     follow = MockAnswer("bpe-deterministic-tie-break", 0, "", 0, 0)
     assert concepts_missed(tests, (weak, strong, follow), library) == ("merge-order", "return-types")
+
+
+def test_questions_follow_the_drill_when_nothing_is_pulled(library: Library) -> None:
+    drill = DueItem("drill", "cl100k-pretokenize", None, 0.0)
+    plan = plan_round(queue((drill,)), library, 45, 0)
+    assert plan is not None
+    checked = set(library.drill("cl100k-pretokenize").concepts)
+    assert checked.intersection(library.card(plan.card_ids[0]).concepts)

@@ -3,8 +3,9 @@
 A round is one drill written from memory, then :func:`question_count` questions answered by
 typing, each followed by one of its follow-ups, all under one clock (the ``mock_minutes``
 setting). The drill is the first of Today's drills that checks a weak concept, else the first
-due, else the first offered; the questions are cards with follow-ups, cards pulled by failed
-tests first, then cards of weak concepts, then due ones, then the rest in deck order.
+due, else the first offered; the questions are cards with follow-ups: cards pulled by failed
+tests or teaching weak concepts first, then cards teaching a concept the drill checks, then due
+ones, then the rest in deck order.
 
 A main answer is scored by the card's key points (:mod:`tokdrill.content.keypoints`) and rated
 like a review from that share (:func:`answer_rating`): the answer is a real recall of the card,
@@ -57,7 +58,10 @@ def plan_round(queue: DueQueue, library: Library, minutes: int, rounds_so_far: i
     if drill_id is None:
         return None
     known = {card.id: card for card in library.all_cards()}
-    ordered = dict.fromkeys([*(i.item_id for i in queue.cards), *known])
+    urgent = [i.item_id for i in queue.cards if i.pulled_by is not None or i.weak]
+    checked = set(library.drill(drill_id).concepts)
+    related = [card.id for card in known.values() if checked.intersection(card.concepts)]
+    ordered = dict.fromkeys([*urgent, *related, *(i.item_id for i in queue.cards), *known])
     cards = [known[c] for c in ordered if c in known and known[c].follow_ups]
     picked = cards[: question_count(minutes)]
     if not picked:
