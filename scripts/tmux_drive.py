@@ -384,6 +384,42 @@ def flow_settings(d: Drive) -> None:
     d.wait_for("Up next")
 
 
+def flow_mock_round(d: Drive) -> None:
+    """From Today: a whole mock interview round (the drill submitted as its starter, so that it
+    fails and its concepts are missed, then every question and follow-up answered), its
+    scorecard, and the Mistakes screen. Ends back on Today."""
+    d.keys("k")
+    d.shot("mock-intro", d.wait_for("Mock interview"))
+    d.keys("C-s")  # the clock starts and the drill opens from memory
+    d.wait_for("Give up")
+    time.sleep(0.3)
+    d.keys("C-s")  # the starter as it is: not yet
+    d.shot("mock-drill-failed", d.wait_for("tests passed"))
+    d.keys("Escape")
+    d.shot("mock-question", d.wait_for("Question 1 of"))
+    step = 0
+    while True:
+        shown = d.wait_until(lambda text: "Question" in text or "Follow-up" in text or "scorecard" in text, "a step")
+        if "scorecard" in shown:
+            break
+        if step == 1:
+            d.shot("mock-follow-up", d.wait_for("Follow-up to question 1"))
+        d.tmux("send-keys", "-t", d.session, "-l", "Count pairs weighted by frequency, merge the best pair, repeat.")
+        time.sleep(0.2)
+        d.keys("C-s")
+        step += 1
+        time.sleep(0.4)
+    d.shot("mock-scorecard", d.wait_for("scorecard"))
+    d.keys("End")  # the end of the scorecard: concepts missed, what is now scheduled
+    d.shot("mock-scorecard-end", d.wait_for("Now scheduled"))
+    d.keys("Escape")
+    d.wait_for("Up next")
+    d.keys("m")
+    d.shot("mistakes", d.wait_for("not fixed"))
+    d.keys("Escape")
+    d.wait_for("Up next")
+
+
 FLOWS: list[Callable[[Drive], None]] = [
     flow_first_run,
     flow_leave_before_submit,
@@ -392,6 +428,7 @@ FLOWS: list[Callable[[Drive], None]] = [
     flow_restore_after_kill,
     flow_review_typed,
     flow_settings,
+    flow_mock_round,
 ]
 
 

@@ -26,12 +26,23 @@ from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library, introduction_order
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress import settings as setting_keys
-from tokdrill.progress.records import Attempt, Draft, Mode, Origin, TestOutcome
+from tokdrill.progress.records import (
+    Attempt,
+    Draft,
+    MockAnswer,
+    MockRound,
+    Mode,
+    Origin,
+    TestOutcome,
+    concept_results,
+)
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.scheduling.catalog import Catalog, catalog_from_library
 from tokdrill.scheduling.keeper import ProgressKeeper
-from tokdrill.scheduling.planner import Planner
+from tokdrill.scheduling.mistakes import Mistake
+from tokdrill.scheduling.mock import MockPlan
+from tokdrill.scheduling.planner import DueItem, Planner
 from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.stats import ACTIVITY_DAYS, Stats
 
@@ -41,9 +52,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class QueueItem:
-    """One line of Today's queue: a drill, or the batch of due cards (``kind='cards'``)."""
+    """One line of Today's queue: a drill, a card pulled by a failed test (``kind='card'``,
+    ``detail`` says why), or the batch of due cards (``kind='cards'``)."""
 
-    kind: Literal["drill", "cards"]
+    kind: Literal["drill", "cards", "card"]
     item_id: str
     title: str
     detail: str
@@ -91,11 +103,55 @@ class TypingPoint:
     costly_keys: tuple[tuple[str, int], ...]
 
 
+@dataclass(frozen=True)
+class MockAnswerView:
+    """One answer on a mock round's scorecard: the question asked, what was typed, the key
+    points covered and missed (main answers), and the model answer (follow-ups)."""
+
+    question: str
+    answer: MockAnswer
+    missed_points: tuple[str, ...]
+    model_answer: str
+
+
+@dataclass(frozen=True)
+class MockScorecard:
+    """What a finished mock round shows: the round as stored, the drill's title, each answer,
+    and what is now scheduled because of the round (one line each)."""
+
+    mock: MockRound
+    drill_title: str
+    answers: tuple[MockAnswerView, ...]
+    scheduled: tuple[str, ...]
+
+
 STUDY_MORE_STEP = 10
 """New cards "study more" adds when the daily setting is 0."""
 
 TYPING_HISTORY = 30
 """How many recent retype attempts the typing trend covers."""
+
+RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+
+PULLED_CARDS_SHOWN = 5
+"""At most this many cards pulled by failed tests are listed one by one on Today."""
+
+
+def pull_reason(item: DueItem, drill_titles: dict[str, str] | None = None) -> str:
+    """Why a pulled card is due, for Today: "due because your bpe-encode attempt failed merge-order"."""
+    failure = item.pulled_by
+    if failure is None:
+        return ""
+    where = {"app": "attempt", "check": "check", "mock": "mock round"}[failure.origin]
+    return f"due because your {failure.drill_id} {where} failed {failure.concept}"
+
+
+def interleave(drills: list[QueueItem], cards: list[QueueItem]) -> list[QueueItem]:
+    """Drills and cards taken in turn (a drill first), the longer list's rest at the end."""
+    out: list[QueueItem] = []
+    for i in range(max(len(drills), len(cards))):
+        out.extend(group[i] for group in (drills, cards) if i < len(group))
+    return out
 
 
 class Backend:
@@ -329,6 +385,15 @@ class Backend:
             next_due=next_due,
         )
 
+    def record_grade(self, drill: Drill, verdict: Verdict, origin: Origin = "app") -> None:
+        """Log how a graded submission did on each concept its tests check (queued): the mistake
+        log, and the cards a failed concept makes due. A grading failure of tokdrill's own is
+        not the user's mistake and is not logged."""
+        if verdict.internal:
+            return
+        tests = tuple(TestOutcome.from_result(t) for t in verdict.tests)
+        self.progress.record_concept_results(concept_results(drill.id, origin, self.clock.now(), tests))
+
     def save_draft(self, drill_id: str, mode: Mode, text: str, elapsed_seconds: float) -> None:
         """Autosave the editor text of an unfinished drill (queued; kept in a side file while
         the database cannot be written)."""
@@ -438,7 +503,7 @@ class Backend:
         new_cards = sum(1 for i in queue.cards if i.is_new)
         drill_items = [i for i in queue.drills if i.item_id not in self.broken_drills]
         drills = tuple(self.library.drill(i.item_id) for i in drill_items)
-        items: list[QueueItem] = []
+        drill_lines: list[QueueItem] = []
         now = self.clock.now()
         for item, drill in zip(drill_items, drills):
             if item.is_new:
@@ -446,7 +511,14 @@ class Backend:
             else:
                 late = (now - item.due).days if item.due else 0
                 detail = f"due{f' {late} d ago' if late > 0 else ''} · recall {item.recall_now * 100:.0f}%"
-            items.append(QueueItem("drill", drill.id, f"Drill: {drill.title}", detail))
+            if item.weak:
+                detail = f"weak spot · {detail}"
+            drill_lines.append(QueueItem("drill", drill.id, f"Drill: {drill.title}", detail))
+        pulled = [i for i in queue.cards if i.pulled_by is not None][:PULLED_CARDS_SHOWN]
+        card_lines = [
+            QueueItem("card", i.item_id, f"Card: {self._title('card', i.item_id)}", pull_reason(i)) for i in pulled
+        ]
+        items = interleave(drill_lines, card_lines)
         first = self.first_drill() if self._reader.count("attempts") == 0 else None
         if first is not None:  # a newcomer starts with the gentlest drill, due or not
             items = [i for i in items if i.item_id != first.id]
@@ -463,7 +535,7 @@ class Backend:
                     "cards",
                     "due",
                     f"Review {len(cards)} card{'s' if len(cards) != 1 else ''}",
-                    f"{reviews} due · {new_cards} new",
+                    f"{reviews} due · {new_cards} new" + (f" · {len(pulled)} listed above" if pulled else ""),
                 )
             )
         interview = planner.interview_date()
@@ -485,6 +557,98 @@ class Backend:
             first_run=first_run,
             first_drill=self.first_drill() if first_run else None,
         )
+
+    def mistakes(self) -> list[Mistake]:
+        """The mistake log (tokdrill.scheduling.mistakes), as ``tokdrill mistakes`` prints it."""
+        from tokdrill.scheduling.mistakes import mistakes
+
+        none: list[Mistake] = []
+        return self.progress.guarded(lambda: mistakes(self._reader, self.library), none)
+
+    def local_day(self, moment: datetime) -> date:
+        """The user's calendar day of ``moment`` (the timezone setting)."""
+        return self.progress.guarded(lambda: self._planner.calendar().day_of(moment), moment.date())
+
+    # ------------------------------------------------------------------------- mock rounds
+    def mock_minutes(self) -> int:
+        """The length of a mock round (the ``mock_minutes`` setting)."""
+        value = self.progress.setting(setting_keys.MOCK_MINUTES)  # validated: a whole number, default when unset
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"mock_minutes: expected a whole number, got {value!r}")
+        return value
+
+    def plan_mock(self) -> MockPlan | None:
+        """The mock round to ask now (tokdrill.scheduling.mock), None without drills or cards
+        with follow-ups."""
+        from tokdrill.scheduling.mock import plan_round
+
+        def plan() -> MockPlan | None:
+            queue = self._planner.due_queue(self._catalog)
+            return plan_round(queue, self.library, self.mock_minutes(), self._reader.count("mock_rounds"))
+
+        return self.progress.guarded(plan, None)
+
+    def finish_mock(
+        self,
+        plan: MockPlan,
+        started_at: datetime,
+        drill_verdict: Verdict | None,
+        drill_seconds: float | None,
+        drill_next_due: str | None,
+        answers: tuple[MockAnswer, ...],
+        answer_seconds: tuple[float, ...],
+    ) -> MockScorecard:
+        """Record a finished round (queued): each main answer as a review of its card rated by
+        the key points it covered, and the round itself. The drill's attempt is recorded by the
+        drill screen. Returns the scorecard."""
+        from tokdrill.content.keypoints import match_key_points
+        from tokdrill.scheduling.mock import answer_rating, concepts_missed
+
+        drill = self.library.drill(plan.drill_id)
+        tests = tuple(TestOutcome.from_result(t) for t in drill_verdict.tests) if drill_verdict else ()
+        passed = drill_verdict is not None and drill_verdict.passed
+        mock = MockRound(
+            started_at=started_at,
+            ended_at=self.clock.now(),
+            clock_seconds=plan.clock_seconds,
+            drill_id=drill.id,
+            drill_target_seconds=drill.target_seconds,
+            drill_passed=passed,
+            drill_seconds=drill_seconds,
+            answers=answers,
+            concepts_missed=concepts_missed(tests, answers, self.library),
+        )
+        views: list[MockAnswerView] = []
+        scheduled = [f"Drill {drill.title}: next due {drill_next_due or '-'}"]
+        today = self._local_today()
+        for i, answer in enumerate(answers):
+            card = self.library.card(answer.card_id)
+            if answer.follow_up is None:
+                missed = tuple(m.point for m in match_key_points(answer.answer, card.key_points) if not m.covered)
+                views.append(MockAnswerView(card.question, answer, missed, ""))
+                rating = answer_rating(answer)
+                interval = self.preview_intervals(card).get(rating)
+                seconds = answer_seconds[i] if i < len(answer_seconds) else 0.0
+                self.rate_card(card, rating, seconds)
+                due = "-" if interval is None else self.local_day(self.clock.now() + interval).isoformat()
+                scheduled.append(f"Card {self._title('card', card.id)}: {RATING_NAMES[rating]}, next due {due}")
+            else:
+                follow = card.follow_ups[answer.follow_up]
+                views.append(MockAnswerView(follow.question, answer, (), follow.answer))
+        answered = {a.card_id for a in answers}
+        for concept in dict.fromkeys(c for t in tests if t.outcome != "passed" for c in t.concepts):
+            for card_id in self._catalog.cards_teaching(concept):
+                if card_id not in answered:
+                    answered.add(card_id)
+                    title = self._title("card", card_id)
+                    scheduled.append(f"Card {title}: due {today.isoformat()} (the drill failed {concept})")
+        self.progress.record_mock_round(mock)
+        return MockScorecard(mock, drill.title, tuple(views), tuple(scheduled))
+
+    def mock_rounds(self, limit: int | None = None) -> list[MockRound]:
+        """Stored mock rounds, newest first."""
+        none: list[MockRound] = []
+        return self.progress.guarded(lambda: self._reader.mock_rounds(limit), none)
 
     def _title(self, kind: str, item_id: str) -> str:
         """How an item is named to people: a drill's title, a card's question (shortened)."""

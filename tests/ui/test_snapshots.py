@@ -129,6 +129,39 @@ async def press(pilot: Pilot[None], *keys: str) -> None:
     await settle(pilot)
 
 
+async def mistakes_logged(pilot: Pilot[None]) -> None:
+    """A failed recall submission of bpe-encode graded for real, then the Mistakes screen."""
+    app = pilot.app
+    assert isinstance(app, TokdrillApp)
+    app.start_drill("bpe-encode", "recall")
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, DrillScreen)
+    screen.editor.load_text("def apply_merges(symbols, ranks):\n    return list(symbols)\n")
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    app.backend.store  # noqa: B018 - the logged concepts written
+    await press(pilot, "escape", "m")
+
+
+async def mock_at(pilot: Pilot[None], stage: str) -> None:
+    """A mock round: the drill submitted wrong and left, then the first question (``question``),
+    or one answer typed and the round ended with F9 (``scorecard``)."""
+    await press(pilot, "k", "ctrl+s")
+    screen = pilot.app.screen
+    assert isinstance(screen, DrillScreen)
+    screen.editor.load_text(WRONG)
+    await pilot.pause()
+    await press(pilot, "ctrl+s")
+    await press(pilot, "escape")
+    if stage == "scorecard":
+        pilot.app.screen.query_one("#mock-answer", TextArea).load_text(
+            "Merge the pair of lowest rank, again and again."
+        )
+        await press(pilot, "f9")
+
+
 SCREENS: dict[str, tuple[Callable[[], TokdrillApp], Callable[[Pilot[None]], Awaitable[None]] | None]] = {
     "today_first_run": (snapshot_app, None),
     "today_with_interview": (lambda: snapshot_app(history=True, interview=True), None),
@@ -149,6 +182,9 @@ SCREENS: dict[str, tuple[Callable[[], TokdrillApp], Callable[[Pilot[None]], Awai
     "browse": (snapshot_app, lambda p: press(p, "f3")),
     "help": (lambda: snapshot_app(interview=True), lambda p: press(p, "f1")),
     "settings": (snapshot_app, lambda p: press(p, "s")),
+    "mistakes": (snapshot_app, mistakes_logged),
+    "mock_question": (snapshot_app, lambda p: mock_at(p, "question")),
+    "mock_scorecard": (snapshot_app, lambda p: mock_at(p, "scorecard")),
 }
 LARGE_SCREENS = ("today_with_interview", "drill_retype_mid", "drill_retype_failed", "review_back", "stats")
 

@@ -1,6 +1,7 @@
 """Drive the real app in tmux (scripts/tmux_drive.py) at 80x24 and 120x36: leave a drill with Esc
 before and after a submit, scroll the failures, give up with confirmation, restore after kill -9,
-typed answers across two cards, a setting changed and kept."""
+typed answers across two cards, a setting changed and kept, a mock interview round and the
+Mistakes screen."""
 
 from __future__ import annotations
 
@@ -47,3 +48,6 @@ def test_a_person_lives_in_the_drill_and_review_screens_in_tmux(tmp_path: Path, 
     assert "card 3 of" in screens["review-next-card-revealed"]
     assert "✓ saved" in screens["settings-saved"]
     assert re.search(r"New cards per day\s+7\b", screens["settings-after-restart"])
+    assert "Question 1 of" in screens["mock-question"] and "Follow-up to question 1" in screens["mock-follow-up"]
+    assert "Now scheduled" in screens["mock-scorecard-end"] and "Concepts missed" in screens["mock-scorecard-end"]
+    assert "not fixed yet" in screens["mistakes"]

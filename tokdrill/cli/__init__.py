@@ -27,7 +27,23 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "check": (
         "check_cmd",
-        "grade FILE against a drill's hidden tests in the sandbox (--watch re-grades on every save)",
+        "grade FILE against a drill's hidden tests and record it (--watch re-grades on every save, --no-record)",
+    ),
+    "start": (
+        "start_cmd",
+        "write a drill's starter (or --retype text) to FILE with the prompt as a comment, and start its clock",
+    ),
+    "show": (
+        "show_cmd",
+        "print a drill as the app shows it, or only its --prompt, --starter or --reference",
+    ),
+    "mistakes": (
+        "mistakes_cmd",
+        "every concept a hidden test caught: how often, when, fixed or not, and its lesson (--markdown to print)",
+    ),
+    "mock": (
+        "mock_cmd",
+        "open the app on a mock interview round: a drill from memory, then questions with follow-ups",
     ),
     "stats": (
         "stats_cmd",

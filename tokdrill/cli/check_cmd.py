@@ -1,4 +1,10 @@
-"""`tokdrill check DRILL_ID FILE [--json] [--watch]`: grade a file against a drill's hidden tests.
+"""`tokdrill check DRILL_ID FILE [--json] [--watch] [--no-record]`: grade a file against a drill's
+hidden tests.
+
+Every grading is recorded in the progress store unless ``--no-record`` is given
+(``tokdrill.scheduling.own_editor``): its failed concepts go to the mistake log, and the first
+pass after ``tokdrill start`` records an attempt timed from the start. What was recorded is one
+line after the verdict (on stderr with ``--json``).
 
 Exit codes: 0 every hidden test passed, 1 the submission failed (or the grader failed: the
 output then says "internal error"), 2 usage error (unknown drill, a FILE that is not a readable
@@ -31,11 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="your implementation (Python source)")
     parser.add_argument("--json", action="store_true", help="print the verdict as one JSON document")
     parser.add_argument("--watch", action="store_true", help="re-grade every time FILE is saved (Ctrl-C to stop)")
+    parser.add_argument(
+        "--no-record", action="store_true", help="grade only: keep nothing in your progress (no attempt, no mistakes)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of `tokdrill check`."""
-    drill = _find_drill(args)
+    drill = find_drill(args)
     if drill is None:
         return EXIT_USAGE
     path = Path(args.file)
@@ -43,15 +52,53 @@ def run(args: argparse.Namespace) -> int:
     if source is None:
         return EXIT_USAGE
     if args.watch:
-        return _watch(drill, path, source, as_json=args.json)
+        return _watch(drill, path, source, args)
     from tokdrill.grading.api import grade
 
     verdict = grade(drill, source, filename=str(args.file))
     _print_verdict(verdict, as_json=args.json, with_notice=True)
+    _record(drill, verdict, path, args)
     return EXIT_OK if verdict.passed else EXIT_FAIL
 
 
-def _find_drill(args: argparse.Namespace) -> Drill | None:
+def _record(drill: Drill, verdict: Verdict, path: Path, args: argparse.Namespace) -> None:
+    """Record the grading in the progress store (unless --no-record) and say what was kept.
+    A store that cannot be written is named; the verdict stands either way."""
+    if args.no_record or verdict.internal:
+        return
+    from tokdrill import locations
+    from tokdrill.clock import SystemClock, clock_text
+    from tokdrill.progress.errors import StoreError
+    from tokdrill.progress.store import Store
+    from tokdrill.scheduling.own_editor import record_check
+
+    out = sys.stderr if args.json else sys.stdout
+    clock = SystemClock()
+    try:
+        with Store.open(locations.database_path(getattr(args, "data_dir", None)), clock=clock) as store:
+            kept = record_check(store, clock, drill.id, drill.target_seconds, verdict, str(path.resolve()))
+    except StoreError as exc:
+        print(f"tokdrill check: not recorded: {exc}; {exc.advice}", file=sys.stderr)
+        return
+    if kept.failed_concepts:
+        print(f"recorded in your mistakes: {', '.join(kept.failed_concepts)}", file=out, flush=True)
+    if kept.attempt is not None:
+        print(
+            f"recorded: passed in {clock_text(kept.seconds or 0.0)} from the start (target "
+            f"{clock_text(drill.target_seconds)}), rated {kept.attempt.rating.name}; next due {kept.due_day}",
+            file=out,
+            flush=True,
+        )
+    elif kept.start is not None:
+        running = clock_text((clock.now() - kept.start.started_at).total_seconds())
+        print(
+            f"clock running for {drill.id}: {running} since the start; the first pass is recorded", file=out, flush=True
+        )
+
+
+def find_drill(args: argparse.Namespace, command: str = "check") -> Drill | None:
+    """The drill ``args.drill_id`` names (shipped first, then the --content folders), or None
+    after a line on stderr naming the known drills (as ``tokdrill COMMAND: ...``)."""
     from tokdrill import locations
     from tokdrill.content.loader import load_files, load_library
 
@@ -69,14 +116,14 @@ def _find_drill(args: argparse.Namespace) -> Drill | None:
     found = library.drills.get(args.drill_id)
     if found is None:
         known = ", ".join(sorted(library.drills)) or "none loaded"
-        _fail(f"unknown drill {args.drill_id!r} (known drills: {known})")
+        _fail(f"unknown drill {args.drill_id!r} (known drills: {known})", command)
     return found
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, command: str = "check") -> None:
     from tokdrill.grading.report import printable
 
-    print(f"tokdrill check: {printable(message)}", file=sys.stderr)
+    print(f"tokdrill {command}: {printable(message)}", file=sys.stderr)
 
 
 def read_source(path: Path) -> str | None:
@@ -146,10 +193,12 @@ def _print_verdict(verdict: Verdict, as_json: bool, with_notice: bool) -> None:
         print(render_text(verdict, with_notice=with_notice), flush=True)
 
 
-def _watch(drill: Drill, path: Path, source: str, as_json: bool) -> int:
+def _watch(drill: Drill, path: Path, source: str, args: argparse.Namespace) -> int:
     """Grade now and after every change of ``path``'s mtime or size; Ctrl-C ends with exit 0."""
     from tokdrill.grading.api import WarmGrader
     from tokdrill.grading.report import printable
+
+    as_json = bool(args.json)
 
     def stamp() -> tuple[float, int] | None:
         try:
@@ -167,6 +216,7 @@ def _watch(drill: Drill, path: Path, source: str, as_json: bool) -> int:
                     print(f"\n--- grading {printable(str(path))} ({time.strftime('%H:%M:%S')}) ---", flush=True)
                 verdict = grader.grade(drill, source, filename=str(path))
                 _print_verdict(verdict, as_json, with_notice=first)  # the sandbox note once
+                _record(drill, verdict, path, args)
                 first = False
                 if not as_json:
                     print("watching for changes; Ctrl-C to stop", flush=True)

@@ -96,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
     from tokdrill import locations
     from tokdrill.progress.errors import StoreError
     from tokdrill.progress.store import Store
+    from tokdrill.scheduling.mock import MOCK_ROUNDS_SHOWN, round_line
+    from tokdrill.scheduling.planner import Planner
     from tokdrill.scheduling.stats import compute_stats
 
     path = locations.database_path(getattr(args, "data_dir", None))
@@ -103,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         catalog = load_catalog(args)
         with Store.open_for_reading(path) as store:
             stats = compute_stats(store, catalog)
+            calendar = Planner(store).calendar()
+            rounds = [round_line(m, calendar.day_of(m.started_at)) for m in store.mock_rounds(MOCK_ROUNDS_SHOWN)]
     except StoreError as exc:
         print(f"tokdrill stats: {exc}\n{exc.advice}", file=sys.stderr)
         return 1
@@ -113,8 +117,12 @@ def run(args: argparse.Namespace) -> int:
             "readiness_explanation": READINESS_EXPLANATION,
             "data_dir": str(path.parent),
             "database": str(path),
+            "mock_rounds": rounds,
         }
         print(json.dumps(doc, indent=2))
     else:
         print(render_text(stats, path))
+        print("\nMock rounds (newest first): " + ("none yet" if not rounds else ""))
+        for line in rounds:
+            print(f"  {line}")
     return 0

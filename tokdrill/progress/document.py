@@ -24,20 +24,25 @@ from msgspec import Meta, Struct
 from tokdrill.progress.records import (
     COSTLY_KEYS_MAX,
     Attempt,
+    ConceptResult,
     Draft,
     ItemState,
     Kind,
+    MockAnswer,
+    MockRound,
     Mode,
     Origin,
     Review,
+    Start,
     TestOutcome,
     to_iso,
 )
 
 FORMAT = "tokdrill-progress"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Version 2 adds typing measurements, origin and per-test concepts to attempts, and the
-``timezone`` setting; version 1 documents are still read."""
+``timezone`` setting; version 3 adds concept results, mock rounds and drills started in the
+user's own editor. Versions 1 and 2 are still read (the newer tables empty)."""
 YEAR_RANGE = (1970, 9000)
 MAX_ID_LENGTH = 200
 MAX_SECONDS = 10.0**9
@@ -323,6 +328,139 @@ class DraftRecord(Struct, forbid_unknown_fields=True):
         return validated(cls, values, f"draft of {d.drill_id!r}")
 
 
+class ConceptResultRecord(Struct, forbid_unknown_fields=True):
+    """How one graded submission did on one concept (failed tests named; none when passed)."""
+
+    id: RowId
+    drill_id: ItemId
+    origin: Origin
+    at: TimeText
+    concept: ConceptId
+    failed_tests: Annotated[list[Annotated[str, Meta(max_length=10_000)]], Meta(max_length=10_000)]
+
+    def __post_init__(self) -> None:
+        check_time(self.at, "at")
+
+    def to_record(self) -> ConceptResult:
+        return ConceptResult(
+            self.drill_id, self.origin, check_time(self.at, "at"), self.concept, tuple(self.failed_tests), self.id
+        )
+
+    @classmethod
+    def of(cls, r: ConceptResult) -> ConceptResultRecord:
+        """The validated record of a concept result about to be stored."""
+        values = {
+            "id": 1 if r.id is None else r.id,
+            "drill_id": r.drill_id,
+            "origin": r.origin,
+            "at": to_iso(r.at),
+            "concept": r.concept,
+            "failed_tests": list(r.failed_tests),
+        }
+        return validated(cls, values, f"concept result {r.concept!r} of {r.drill_id!r}")
+
+
+class MockAnswerRecord(Struct, forbid_unknown_fields=True):
+    """One typed answer of a mock round."""
+
+    card_id: ItemId
+    follow_up: Annotated[int, Meta(ge=0, le=1000)] | None
+    answer: Text
+    covered: Count
+    total: Count
+
+    def __post_init__(self) -> None:
+        if self.covered > self.total:
+            raise ValueError(f"covered: {self.covered} is more than the {self.total} key points checked")
+
+
+class MockRoundRecord(Struct, forbid_unknown_fields=True):
+    """One mock interview round."""
+
+    id: RowId
+    started_at: TimeText
+    ended_at: TimeText
+    clock_seconds: PositiveCount
+    drill_id: ItemId
+    drill_target_seconds: PositiveCount
+    drill_passed: bool
+    drill_seconds: Seconds | None
+    answers: Annotated[list[MockAnswerRecord], Meta(max_length=100)]
+    concepts_missed: Annotated[list[ConceptId], Meta(max_length=1000)]
+
+    def __post_init__(self) -> None:
+        check_time(self.started_at, "started_at")
+        check_time(self.ended_at, "ended_at")
+
+    def to_record(self) -> MockRound:
+        return MockRound(
+            started_at=check_time(self.started_at, "started_at"),
+            ended_at=check_time(self.ended_at, "ended_at"),
+            clock_seconds=self.clock_seconds,
+            drill_id=self.drill_id,
+            drill_target_seconds=self.drill_target_seconds,
+            drill_passed=self.drill_passed,
+            drill_seconds=self.drill_seconds,
+            answers=tuple(MockAnswer(a.card_id, a.follow_up, a.answer, a.covered, a.total) for a in self.answers),
+            concepts_missed=tuple(self.concepts_missed),
+            id=self.id,
+        )
+
+    @classmethod
+    def of(cls, m: MockRound) -> MockRoundRecord:
+        """The validated record of a mock round about to be stored."""
+        values = {
+            "id": 1 if m.id is None else m.id,
+            "started_at": to_iso(m.started_at),
+            "ended_at": to_iso(m.ended_at),
+            "clock_seconds": m.clock_seconds,
+            "drill_id": m.drill_id,
+            "drill_target_seconds": m.drill_target_seconds,
+            "drill_passed": m.drill_passed,
+            "drill_seconds": m.drill_seconds,
+            "answers": [
+                {
+                    "card_id": a.card_id,
+                    "follow_up": a.follow_up,
+                    "answer": a.answer,
+                    "covered": a.covered,
+                    "total": a.total,
+                }
+                for a in m.answers
+            ],
+            "concepts_missed": list(m.concepts_missed),
+        }
+        return validated(cls, values, "mock round")
+
+
+class StartRecord(Struct, forbid_unknown_fields=True):
+    """A drill started in the user's own editor."""
+
+    drill_id: ItemId
+    mode: Mode
+    path: Annotated[str, Meta(min_length=1, max_length=4096)]
+    started_at: TimeText
+    checks: Count
+
+    def __post_init__(self) -> None:
+        check_time(self.started_at, "started_at")
+
+    def to_record(self) -> Start:
+        return Start(self.drill_id, self.mode, self.path, check_time(self.started_at, "started_at"), self.checks)
+
+    @classmethod
+    def of(cls, s: Start) -> StartRecord:
+        """The validated record of a start about to be stored."""
+        values = {
+            "drill_id": s.drill_id,
+            "mode": s.mode,
+            "path": s.path,
+            "started_at": to_iso(s.started_at),
+            "checks": s.checks,
+        }
+        return validated(cls, values, f"start of {s.drill_id!r}")
+
+
 class DocumentHead(Struct):
     """The top level of an export document; each table's records are decoded one by one."""
 
@@ -335,6 +473,9 @@ class DocumentHead(Struct):
     reviews: list[msgspec.Raw]
     schedule: list[msgspec.Raw]
     drafts: list[msgspec.Raw]
+    concept_results: list[msgspec.Raw] = []
+    mock_rounds: list[msgspec.Raw] = []
+    starts: list[msgspec.Raw] = []
 
 
 RECORD_TYPES: dict[str, type[Struct]] = {
@@ -342,11 +483,16 @@ RECORD_TYPES: dict[str, type[Struct]] = {
     "reviews": ReviewRecord,
     "schedule": ScheduleRecord,
     "drafts": DraftRecord,
+    "concept_results": ConceptResultRecord,
+    "mock_rounds": MockRoundRecord,
+    "starts": StartRecord,
 }
 TABLES = tuple(RECORD_TYPES)
 COLUMNS: dict[str, tuple[str, ...]] = {table: tuple(t.__struct_fields__) for table, t in RECORD_TYPES.items()}
-JSON_COLUMNS = frozenset({"tests", "state", "state_before", "state_after", "costly_keys"})
-BOOL_COLUMNS = frozenset({"passed"})
+JSON_COLUMNS = frozenset(
+    {"tests", "state", "state_before", "state_after", "costly_keys", "failed_tests", "answers", "concepts_missed"}
+)
+BOOL_COLUMNS = frozenset({"passed", "drill_passed"})
 
 
 class InvalidRecord(ValueError):

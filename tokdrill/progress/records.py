@@ -158,3 +158,79 @@ class RetiredItems:
 
     drills: tuple[str, ...] = field(default_factory=tuple)
     cards: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class ConceptResult:
+    """How one graded submission did on one concept: the drill, where it was graded, when, the
+    concept, and the names of the submission's tests of that concept that did not pass (empty
+    when every one passed). Every graded submission leaves one per concept its tests check."""
+
+    drill_id: str
+    origin: Origin
+    at: datetime
+    concept: str
+    failed_tests: tuple[str, ...] = ()
+    id: int | None = None
+
+    @property
+    def failed(self) -> bool:
+        """True when a test of the concept did not pass."""
+        return bool(self.failed_tests)
+
+
+def concept_results(
+    drill_id: str, origin: Origin, at: datetime, tests: tuple[TestOutcome, ...]
+) -> tuple[ConceptResult, ...]:
+    """One result per concept that ``tests`` (a submission's outcomes) check, in first-seen order."""
+    failed: dict[str, list[str]] = {}
+    for test in tests:
+        for concept in test.concepts:
+            names = failed.setdefault(concept, [])
+            if test.outcome != "passed":
+                names.append(test.name)
+    return tuple(ConceptResult(drill_id, origin, at, c, tuple(names)) for c, names in failed.items())
+
+
+@dataclass(frozen=True)
+class MockAnswer:
+    """One typed answer of a mock round: the card, whether it answered the card's question or
+    its follow-up (``follow_up`` is the follow-up's index, None for the main question), the
+    text typed, and the key points it covered out of those checked (0 of 0 for a follow-up,
+    which has no key points: its model answer is shown instead)."""
+
+    card_id: str
+    follow_up: int | None
+    answer: str
+    covered: int
+    total: int
+
+
+@dataclass(frozen=True)
+class MockRound:
+    """One mock interview round: when, the clock it ran under, the drill written from memory
+    with its verdict and time (``drill_seconds`` None when the drill was never submitted), the
+    typed answers, and the concepts missed (failed in the drill or not covered in an answer)."""
+
+    started_at: datetime
+    ended_at: datetime
+    clock_seconds: int
+    drill_id: str
+    drill_target_seconds: int
+    drill_passed: bool
+    drill_seconds: float | None
+    answers: tuple[MockAnswer, ...]
+    concepts_missed: tuple[str, ...]
+    id: int | None = None
+
+
+@dataclass(frozen=True)
+class Start:
+    """A drill started in the user's own editor (``tokdrill start``): the file written, when,
+    and how many times ``tokdrill check`` has graded it since."""
+
+    drill_id: str
+    mode: Mode
+    path: str
+    started_at: datetime
+    checks: int = 0

@@ -90,6 +90,15 @@ def _rows(conn: sqlite3.Connection, table: str, problems: list[str]) -> tuple[li
     return out, hits
 
 
+def _absent(conn: sqlite3.Connection, table: str) -> bool:
+    """Whether ``table`` is surely not in the file (False when that cannot be read)."""
+    try:
+        row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+    except sqlite3.Error:
+        return False
+    return row is None
+
+
 def salvage(path: Path, clock: Clock | None = None) -> Salvage:
     """Everything that can be read from the database at ``path`` (damaged or not), in a fresh
     store in a new temporary folder. Never writes ``path``."""
@@ -117,6 +126,8 @@ def salvage(path: Path, clock: Clock | None = None) -> Salvage:
     try:
         with fresh.write() as w:
             for table in (*TABLES, "settings"):
+                if _absent(conn, table):  # a file from before the table was added
+                    continue
                 try:
                     rows, hits = _rows(conn, table, result.problems)
                 except _UNREADABLE as exc:  # the table itself is gone

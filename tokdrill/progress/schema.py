@@ -11,6 +11,9 @@ Version history
   outcome may carry its ``concepts``; the fixed ``day_offset_minutes`` setting becomes a
   ``timezone`` (a whole-hour offset maps to its ``Etc/GMT`` zone, anything else to the
   machine's zone).
+* 3 -> 4: ``concept_results`` (how each graded submission did on each concept its tests check,
+  back-filled from the attempts' stored tests), ``mock_rounds`` (mock interview rounds) and
+  ``starts`` (drills started in the user's own editor, one per drill).
 
 Each step runs inside the caller's write transaction together with the version bump, so a
 crash mid-migration leaves the previous version intact. Never edit a released step: add one.
@@ -22,7 +25,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from tokdrill.progress.records import from_iso, to_iso
+from tokdrill.progress.records import TestOutcome, concept_results, from_iso, to_iso
 from tokdrill.progress.settings import TIMEZONE, legacy_day_offset
 
 APPLICATION_ID = 0x746B6472  # "tkdr": marks a SQLite file as tokdrill's
@@ -168,7 +171,58 @@ def _v3(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (TIMEZONE, json.dumps(zone)))
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(conn: sqlite3.Connection) -> None:
+    for statement in (
+        """CREATE TABLE concept_results (
+            id INTEGER PRIMARY KEY,
+            drill_id TEXT NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('app', 'check', 'mock')),
+            at TEXT NOT NULL,
+            concept TEXT NOT NULL,
+            failed_tests TEXT NOT NULL
+        )""",
+        "CREATE INDEX concept_results_concept ON concept_results (concept, at)",
+        "CREATE INDEX concept_results_time ON concept_results (at)",
+        """CREATE TABLE mock_rounds (
+            id INTEGER PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            ended_at TEXT NOT NULL,
+            clock_seconds INTEGER NOT NULL CHECK (clock_seconds > 0),
+            drill_id TEXT NOT NULL,
+            drill_target_seconds INTEGER NOT NULL CHECK (drill_target_seconds > 0),
+            drill_passed INTEGER NOT NULL CHECK (drill_passed IN (0, 1)),
+            drill_seconds REAL CHECK (drill_seconds >= 0),
+            answers TEXT NOT NULL,
+            concepts_missed TEXT NOT NULL
+        )""",
+        """CREATE TABLE starts (
+            drill_id TEXT PRIMARY KEY,
+            mode TEXT NOT NULL CHECK (mode IN ('retype', 'recall')),
+            path TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            checks INTEGER NOT NULL CHECK (checks >= 0)
+        )""",
+    ):
+        conn.execute(statement)
+    rows = conn.execute("SELECT drill_id, origin, ended_at, tests FROM attempts ORDER BY ended_at, id").fetchall()
+    for drill_id, origin, ended_at, tests_text in rows:
+        try:
+            tests = json.loads(tests_text)
+        except (TypeError, ValueError):
+            continue  # a damaged row is left to the store's own checks
+        outcomes = tuple(
+            TestOutcome(str(t.get("name", "")), str(t.get("outcome", "")), "", tuple(map(str, t.get("concepts") or ())))
+            for t in (tests if isinstance(tests, list) else ())
+            if isinstance(t, dict)
+        )
+        for result in concept_results(drill_id, origin, from_iso(ended_at), outcomes):
+            conn.execute(
+                "INSERT INTO concept_results (drill_id, origin, at, concept, failed_tests) VALUES (?, ?, ?, ?, ?)",
+                (drill_id, origin, ended_at, result.concept, json.dumps(list(result.failed_tests))),
+            )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 """MIGRATIONS[i] moves a database from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

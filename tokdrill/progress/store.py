@@ -37,23 +37,29 @@ from tokdrill.progress import settings as keys
 from tokdrill.progress.document import (
     COLUMNS,
     AttemptRecord,
+    ConceptResultRecord,
     DraftRecord,
+    MockRoundRecord,
     ReviewRecord,
     RowProblem,
     ScheduleRecord,
+    StartRecord,
     decode_row,
     row_values,
 )
 from tokdrill.progress.errors import Problem, StoreError
 from tokdrill.progress.records import (
     Attempt,
+    ConceptResult,
     Draft,
     ItemState,
     Kind,
     LatestAttempt,
+    MockRound,
     Mode,
     RetiredItems,
     Review,
+    Start,
     to_iso,
 )
 from tokdrill.progress.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
@@ -77,6 +83,9 @@ ATTEMPT_COLUMNS = ", ".join(COLUMNS["attempts"])
 REVIEW_COLUMNS = ", ".join(COLUMNS["reviews"])
 SCHEDULE_COLUMNS = ", ".join(COLUMNS["schedule"])
 DRAFT_COLUMNS = ", ".join(COLUMNS["drafts"])
+CONCEPT_RESULT_COLUMNS = ", ".join(COLUMNS["concept_results"])
+MOCK_ROUND_COLUMNS = ", ".join(COLUMNS["mock_rounds"])
+START_COLUMNS = ", ".join(COLUMNS["starts"])
 
 
 def backup_copy(path: Path, stamp: datetime) -> Path | None:
@@ -152,6 +161,24 @@ def decode_state(row: tuple[Any, ...]) -> ItemState:
 def decode_draft(row: tuple[Any, ...]) -> Draft:
     """The validated Draft of a row selected with DRAFT_COLUMNS."""
     record: DraftRecord = decode_row("drafts", row, f"drafts row {row[0]!r}/{row[1]!r}")
+    return record.to_record()
+
+
+def decode_concept_result(row: tuple[Any, ...]) -> ConceptResult:
+    """The validated ConceptResult of a row selected with CONCEPT_RESULT_COLUMNS."""
+    record: ConceptResultRecord = decode_row("concept_results", row, f"concept_results row {row[0]!r}")
+    return record.to_record()
+
+
+def decode_mock_round(row: tuple[Any, ...]) -> MockRound:
+    """The validated MockRound of a row selected with MOCK_ROUND_COLUMNS."""
+    record: MockRoundRecord = decode_row("mock_rounds", row, f"mock_rounds row {row[0]!r}")
+    return record.to_record()
+
+
+def decode_start(row: tuple[Any, ...]) -> Start:
+    """The validated Start of a row selected with START_COLUMNS."""
+    record: StartRecord = decode_row("starts", row, f"starts row {row[0]!r}")
     return record.to_record()
 
 
@@ -265,6 +292,45 @@ class Writer:
             "SELECT 1 FROM reviews WHERE card_id = ? AND reviewed_at = ?", (card_id, to_iso(reviewed_at))
         ).fetchone()
         return row is not None
+
+    def insert_concept_results(self, results: Iterable[ConceptResult]) -> None:
+        """Validate and insert how a graded submission did on each of its concepts."""
+        for result in results:
+            record = ConceptResultRecord.of(result)
+            self.conn.execute(
+                _insert_sql("concept_results"), _new_row("concept_results", record, result.id is not None)
+            )
+
+    def has_concept_results(self, drill_id: str, at: datetime) -> bool:
+        """Whether the concept results of the submission of ``drill_id`` graded ``at`` are stored."""
+        row = self.conn.execute(
+            "SELECT 1 FROM concept_results WHERE drill_id = ? AND at = ?", (drill_id, to_iso(at))
+        ).fetchone()
+        return row is not None
+
+    def insert_mock_round(self, mock: MockRound) -> int:
+        """Validate and insert a mock round unless one that started at the same moment is
+        stored; returns its id."""
+        record = MockRoundRecord.of(mock)
+        row = self.conn.execute("SELECT id FROM mock_rounds WHERE started_at = ?", (record.started_at,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        cur = self.conn.execute(_insert_sql("mock_rounds"), _new_row("mock_rounds", record, mock.id is not None))
+        return int(cur.lastrowid or 0)
+
+    def start(self, drill_id: str) -> Start | None:
+        """The drill's start in the user's own editor, read inside this transaction."""
+        row = self.conn.execute(f"SELECT {START_COLUMNS} FROM starts WHERE drill_id = ?", (drill_id,)).fetchone()
+        return None if row is None else decode_start(row)
+
+    def put_start(self, start: Start) -> None:
+        """Validate and insert or replace the drill's start."""
+        record = StartRecord.of(start)
+        self.conn.execute(_insert_sql("starts").replace("INSERT", "INSERT OR REPLACE", 1), row_values("starts", record))
+
+    def clear_start(self, drill_id: str) -> None:
+        """Forget the drill's start (its attempt is recorded)."""
+        self.conn.execute("DELETE FROM starts WHERE drill_id = ?", (drill_id,))
 
     def set_setting(self, key: str, value: object) -> None:
         """Validate and store one setting (None for a known key stores null, i.e. unset)."""
@@ -593,9 +659,75 @@ class Store:
                 out[drill_id] = LatestAttempt(seconds, bool(row[1]), int(target))
         return out
 
+    # -- concept results, mock rounds, starts ---------------------------------------------
+
+    def add_concept_results(self, results: Iterable[ConceptResult]) -> None:
+        """Record how a graded submission did on each concept (one transaction)."""
+        with self.write() as w:
+            w.insert_concept_results(results)
+
+    def concept_results(
+        self, concepts: Iterable[str] | None = None, *, failed: bool | None = None
+    ) -> list[ConceptResult]:
+        """Concept results, oldest first; only those of ``concepts`` if given, only failed (or
+        passed) ones if ``failed`` is given."""
+        sql = f"SELECT {CONCEPT_RESULT_COLUMNS} FROM concept_results"
+        conditions: list[str] = []
+        params: list[Any] = []
+        if concepts is not None:
+            wanted = list(concepts)
+            conditions.append(f"concept IN ({', '.join('?' * len(wanted))})")
+            params.extend(wanted)
+        if failed is not None:
+            conditions.append("failed_tests != '[]'" if failed else "failed_tests = '[]'")
+        if conditions:
+            sql += " WHERE " + " AND ".join(conditions)
+        sql += " ORDER BY at, id"
+        with self.read() as conn:
+            return [decode_concept_result(r) for r in conn.execute(sql, params)]
+
+    def last_failures(self) -> dict[str, ConceptResult]:
+        """Each failed concept's newest failed result."""
+        return self._newest_results(failed=True)
+
+    def last_passes(self) -> dict[str, ConceptResult]:
+        """Each concept's newest passed result."""
+        return self._newest_results(failed=False)
+
+    def _newest_results(self, *, failed: bool) -> dict[str, ConceptResult]:
+        test = "failed_tests != '[]'" if failed else "failed_tests = '[]'"
+        sql = (
+            f"SELECT {CONCEPT_RESULT_COLUMNS} FROM concept_results c WHERE {test} AND at = "
+            f"(SELECT MAX(at) FROM concept_results d WHERE d.concept = c.concept AND d.{test}) ORDER BY at, id"
+        )
+        with self.read() as conn:
+            return {r.concept: r for r in (decode_concept_result(row) for row in conn.execute(sql))}
+
+    def add_mock_round(self, mock: MockRound) -> int:
+        """Record a mock round; returns its id."""
+        with self.write() as w:
+            return w.insert_mock_round(mock)
+
+    def mock_rounds(self, limit: int | None = None) -> list[MockRound]:
+        """Mock rounds, newest first (at most ``limit``)."""
+        sql = f"SELECT {MOCK_ROUND_COLUMNS} FROM mock_rounds ORDER BY started_at DESC, id DESC"
+        params: list[Any] = []
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        with self.read() as conn:
+            return [decode_mock_round(r) for r in conn.execute(sql, params)]
+
+    def start(self, drill_id: str) -> Start | None:
+        """The drill's start in the user's own editor, if any."""
+        with self.read() as conn:
+            row = conn.execute(f"SELECT {START_COLUMNS} FROM starts WHERE drill_id = ?", (drill_id,)).fetchone()
+        return None if row is None else decode_start(row)
+
     def count(self, table: str) -> int:
         """Number of rows in one of the tables (attempts, reviews, schedule, drafts, settings, ...)."""
-        if table not in ("attempts", "reviews", "schedule", "drafts", "settings", "drill_totals", "card_totals"):
+        known = ("attempts", "reviews", "schedule", "drafts", "settings", "drill_totals", "card_totals")
+        if table not in (*known, "concept_results", "mock_rounds", "starts"):
             raise ValueError(f"unknown table {table!r}")
         with self.read() as conn:
             return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])

@@ -1,15 +1,17 @@
 """Lossless JSON export and validated import of the whole progress store, and a CSV of attempts.
 
-Document (``FORMAT``, ``FORMAT_VERSION`` 2; the records are declared once, in
+Document (``FORMAT``, ``FORMAT_VERSION`` 3; the records are declared once, in
 :mod:`tokdrill.progress.document`)::
 
-    {"format": "tokdrill-progress", "format_version": 2, "schema_version": 3,
+    {"format": "tokdrill-progress", "format_version": 3, "schema_version": 4,
      "exported_at": "...", "settings": {...}, "attempts": [...], "reviews": [...],
-     "schedule": [...], "drafts": [...]}
+     "schedule": [...], "drafts": [...], "concept_results": [...], "mock_rounds": [...],
+     "starts": [...]}
 
 Timestamps are kept exactly as stored; floats are written with their shortest exact repr, so
-export -> import --replace -> export gives the same document (``exported_at`` aside). Version 1
-documents (before typing measurements, origins and concepts) are read too.
+export -> import --replace -> export gives the same document (``exported_at`` aside). Versions 1
+and 2 (before typing measurements, origins and concepts; before concept results, mock rounds and
+starts) are read too.
 
 Import parses the whole document first, each record through its schema, and changes nothing if
 any record is wrong (:class:`ImportRejected` lists every problem as ``attempts[3].mode: ...``).
@@ -20,7 +22,8 @@ Then, in one transaction:
   with new ids (an attempt is "present" when drill, mode, start and end match; a review when
   card and time match); an item's scheduler state is taken from the document when it was
   reviewed later than the stored one; a draft when it was saved later; a setting only when it is
-  not set locally.
+  not set locally; concept results and mock rounds not already present are added (matched by
+  drill, time and concept; by start time); a start when it is newer than the stored one.
 """
 
 from __future__ import annotations
@@ -40,11 +43,14 @@ from tokdrill.progress.document import (
     FORMAT_VERSION,
     TABLES,
     AttemptRecord,
+    ConceptResultRecord,
     DocumentHead,
     DraftRecord,
     InvalidRecord,
+    MockRoundRecord,
     ReviewRecord,
     ScheduleRecord,
+    StartRecord,
     check_time,
     decode_record,
     decode_row,
@@ -109,11 +115,22 @@ class ParsedDocument:
     reviews: list[ReviewRecord]
     schedule: list[ScheduleRecord]
     drafts: list[DraftRecord]
+    concept_results: list[ConceptResultRecord]
+    mock_rounds: list[MockRoundRecord]
+    starts: list[StartRecord]
 
 
 # ---------------------------------------------------------------- export
 
-_ORDER = {"attempts": "id", "reviews": "id", "schedule": "kind, item_id", "drafts": "drill_id, mode"}
+_ORDER = {
+    "attempts": "id",
+    "reviews": "id",
+    "schedule": "kind, item_id",
+    "drafts": "drill_id, mode",
+    "concept_results": "id",
+    "mock_rounds": "id",
+    "starts": "drill_id",
+}
 
 
 def export_document(store: Store) -> dict[str, Any]:
@@ -217,9 +234,9 @@ def parse_document(doc: object) -> ParsedDocument:
     problems: list[str] = []
     if head.format != FORMAT:
         problems.append(f"format: expected {FORMAT!r}, got {head.format!r}")
-    if head.format_version not in (1, FORMAT_VERSION):
+    if not 1 <= head.format_version <= FORMAT_VERSION:
         problems.append(
-            f"format_version: this tokdrill reads versions 1 and {FORMAT_VERSION}, got {head.format_version!r}"
+            f"format_version: this tokdrill reads versions 1 to {FORMAT_VERSION}, got {head.format_version!r}"
         )
     if not 1 <= head.schema_version <= SCHEMA_VERSION:
         problems.append(f"schema_version: expected 1..{SCHEMA_VERSION}, got {head.schema_version!r}")
@@ -257,7 +274,7 @@ def parse_document(doc: object) -> ParsedDocument:
     problems.extend(_duplicates(tables))
     if problems:
         raise ImportRejected(problems)
-    return ParsedDocument(settings, tables["attempts"], tables["reviews"], tables["schedule"], tables["drafts"])
+    return ParsedDocument(settings, **tables)
 
 
 def msgspec_byte(message: str) -> int | None:
@@ -275,8 +292,19 @@ def _duplicates(tables: dict[str, list[Any]]) -> list[str]:
         "reviews": lambda r: (r.id,),
         "schedule": lambda r: (r.kind, r.item_id),
         "drafts": lambda r: (r.drill_id, r.mode),
+        "concept_results": lambda r: (r.id,),
+        "mock_rounds": lambda r: (r.id,),
+        "starts": lambda r: (r.drill_id,),
     }
-    names = {"attempts": "id", "reviews": "id", "schedule": "kind/item_id", "drafts": "drill_id/mode"}
+    names = {
+        "attempts": "id",
+        "reviews": "id",
+        "schedule": "kind/item_id",
+        "drafts": "drill_id/mode",
+        "concept_results": "id",
+        "mock_rounds": "id",
+        "starts": "drill_id",
+    }
     for table, records in tables.items():
         seen: set[tuple[Any, ...]] = set()
         for i, record in enumerate(records):
@@ -353,6 +381,38 @@ def import_document(store: Store, doc: object, *, replace: bool = False) -> Impo
             rows.append(row_values("drafts", d))
         _insert(conn, "drafts", rows, replace=True)
         added["drafts"] = len(rows)
+
+        have_results = set(conn.execute("SELECT drill_id, at, concept FROM concept_results"))
+        rows = []
+        for c in parsed.concept_results:
+            if (c.drill_id, c.at, c.concept) in have_results:
+                skipped["concept_results"] += 1
+                continue
+            have_results.add((c.drill_id, c.at, c.concept))
+            rows.append((None, *row_values("concept_results", c)[1:]))
+        _insert(conn, "concept_results", rows)
+        added["concept_results"] = len(rows)
+
+        have_rounds = {r[0] for r in conn.execute("SELECT started_at FROM mock_rounds")}
+        rows = []
+        for m in parsed.mock_rounds:
+            if m.started_at in have_rounds:
+                skipped["mock_rounds"] += 1
+                continue
+            have_rounds.add(m.started_at)
+            rows.append((None, *row_values("mock_rounds", m)[1:]))
+        _insert(conn, "mock_rounds", rows)
+        added["mock_rounds"] = len(rows)
+
+        started = dict(conn.execute("SELECT drill_id, started_at FROM starts"))
+        rows = []
+        for st in parsed.starts:
+            if st.drill_id in started and st.started_at <= started[st.drill_id]:
+                skipped["starts"] += 1
+                continue
+            rows.append(row_values("starts", st))
+        _insert(conn, "starts", rows, replace=True)
+        added["starts"] = len(rows)
 
         local = {r[0] for r in conn.execute("SELECT key FROM settings")}
         for key, value in parsed.settings.items():

@@ -12,11 +12,18 @@ from tokdrill.content.model import introduction_order
 @dataclass(frozen=True)
 class Catalog:
     """Current content as plain ids: drills with their target seconds, decks with their cards
-    (both in display order), and optional titles by id."""
+    (both in display order), optional titles by id, and the concepts each card teaches and each
+    drill's hidden tests check."""
 
     drill_targets: Mapping[str, int]
     decks: Mapping[str, tuple[str, ...]]
     titles: Mapping[str, str] = field(default_factory=dict)
+    card_concepts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    drill_concepts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def cards_teaching(self, concept: str) -> tuple[str, ...]:
+        """The ids of the cards that teach ``concept``, in display order."""
+        return tuple(c for c in self.card_ids if concept in self.card_concepts.get(c, ()))
 
     @property
     def drill_ids(self) -> tuple[str, ...]:
@@ -40,4 +47,7 @@ def catalog_from_library(library: Any) -> Catalog:
     decks = {deck.id: tuple(card.id for card in deck.cards) for deck in library.decks.values()}
     titles = {d.id: d.title for d in library.drills.values()}
     titles.update({deck.id: deck.title for deck in library.decks.values()})
-    return Catalog(drills, decks, titles)
+    cards = [card for deck in library.decks.values() for card in deck.cards]
+    card_concepts = {card.id: tuple(card.concepts) for card in cards if getattr(card, "concepts", ())}
+    drill_concepts = {d.id: tuple(d.concepts) for d in ordered if getattr(d, "concepts", ())}
+    return Catalog(drills, decks, titles, card_concepts, drill_concepts)

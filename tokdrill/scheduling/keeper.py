@@ -27,7 +27,7 @@ from typing import TypeVar
 from tokdrill.clock import Clock
 from tokdrill.progress import settings as keys
 from tokdrill.progress.errors import StoreError
-from tokdrill.progress.records import Attempt, Draft, Mode, Review, from_iso
+from tokdrill.progress.records import Attempt, ConceptResult, Draft, MockRound, Mode, Review, from_iso
 from tokdrill.progress.salvage import Salvage, repair, salvage
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import Job, StoreStatus, WriteQueue, read_journals
@@ -270,6 +270,15 @@ class ProgressKeeper:
         preview = self.guarded(lambda: self.planner().preview_attempt(attempt), None)
         self.submit(job)
         return preview
+
+    def record_concept_results(self, results: tuple[ConceptResult, ...]) -> None:
+        """Queue how one graded submission did on each of its concepts."""
+        if results:
+            self.submit(recording.concept_results_job(results))
+
+    def record_mock_round(self, mock: MockRound) -> None:
+        """Queue a finished mock round."""
+        self.submit(recording.mock_round_job(mock))
 
     def rate_card(self, card_id: str, rating: int, answer_seconds: float) -> None:
         """Queue a card review made now."""

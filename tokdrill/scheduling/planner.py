@@ -1,6 +1,11 @@
 """The scheduling API the UI and the CLI call: record reviews and attempts (and undo the last
 review), preview a card's intervals, build the due queue, forecast, streak and readiness.
-Every time comes from the injected clock."""
+Every time comes from the injected clock.
+
+The due queue follows the mistake log (:mod:`tokdrill.scheduling.mistakes`): cards pulled by a
+failed test come first (newest failure first, new cards among them too, outside the new-card
+limit), then due cards that teach a weak concept; drills that check a weak concept come before
+the other due drills."""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from fsrs import Rating
 
 from tokdrill.clock import Clock
 from tokdrill.progress import settings as keys
-from tokdrill.progress.records import Attempt, ItemState, Kind, LatestAttempt, Review, to_iso
+from tokdrill.progress.records import Attempt, ConceptResult, ItemState, Kind, LatestAttempt, Review, to_iso
 from tokdrill.progress.settings import SettingValue
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
@@ -25,6 +30,7 @@ from tokdrill.scheduling.fsrs_bridge import (
     retrievability,
     to_fsrs,
 )
+from tokdrill.scheduling.mistakes import pulled_cards, weak_concepts
 from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.readiness import Readiness, compute_readiness, effective_due, new_item_limit
 
@@ -63,12 +69,16 @@ class AttemptPreview:
 
 @dataclass(frozen=True)
 class DueItem:
-    """One queue entry; ``due`` is None for a new (never reviewed) item."""
+    """One queue entry; ``due`` is None for a new (never reviewed) item. ``pulled_by`` is the
+    failed test that made a card due (the mistake log's pull rule); ``weak`` marks an item
+    whose concepts were failed recently and not fixed."""
 
     kind: Kind
     item_id: str
     due: datetime | None
     recall_now: float
+    pulled_by: ConceptResult | None = None
+    weak: bool = False
 
     @property
     def is_new(self) -> bool:
@@ -78,7 +88,8 @@ class DueItem:
 
 @dataclass(frozen=True)
 class DueQueue:
-    """What to practise now: due reviews first (oldest due first), then today's new items."""
+    """What to practise now: cards pulled by failed tests, then the weak items, then the other
+    due reviews (oldest due first), then today's new items."""
 
     cards: tuple[DueItem, ...]
     drills: tuple[DueItem, ...]
@@ -258,10 +269,11 @@ class Planner:
         ``extra_new`` raises today's new-card limit by that many ("study more" once the day's
         new cards are done); the caller keeps the running total for the day."""
         now, cal, interview = self.clock.now(), self.calendar(), self.interview_date()
+        card_states = self.store.item_states("card")
         cards, card_limit, card_left = self._queue(
             "card",
             catalog.card_ids,
-            self.store.item_states("card"),
+            card_states,
             self._limit(keys.NEW_CARDS_PER_DAY),
             interview,
             cal,
@@ -277,7 +289,36 @@ class Planner:
             cal,
             now,
         )
+        failures = self.store.last_failures()
+        if failures:
+            weak = weak_concepts(failures, self.store.last_passes(), now)
+            pulls = pulled_cards(catalog.card_concepts, card_states, failures)
+            cards = self._follow_mistakes(cards, pulls, weak, catalog.card_concepts, card_states, now)
+            drills = self._follow_mistakes(drills, {}, weak, catalog.drill_concepts, {}, now)
         return DueQueue(cards, drills, card_limit, card_left, drill_limit, drill_left)
+
+    def _follow_mistakes(
+        self,
+        queue: tuple[DueItem, ...],
+        pulls: Mapping[str, ConceptResult],
+        weak: Mapping[str, datetime],
+        concepts: Mapping[str, tuple[str, ...]],
+        states: Mapping[str, ItemState],
+        now: datetime,
+    ) -> tuple[DueItem, ...]:
+        """``queue`` with the pulled cards added in front and weak items before the others."""
+        pulled = []
+        for item_id, failure in sorted(pulls.items(), key=lambda p: p[1].at, reverse=True):
+            state = states.get(item_id)
+            recall = 0.0 if state is None else retrievability(self.cards, state.state, now)
+            pulled.append(DueItem("card", item_id, None if state is None else failure.at, recall, failure, True))
+        rest = [
+            DueItem(i.kind, i.item_id, i.due, i.recall_now, None, any(c in weak for c in concepts.get(i.item_id, ())))
+            for i in queue
+            if i.item_id not in pulls
+        ]
+        rest.sort(key=lambda i: not i.weak)  # stable: the order within each group is kept
+        return (*pulled, *rest)
 
     # -- forecast, streak, readiness -----------------------------------------------------
 

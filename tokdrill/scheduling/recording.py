@@ -15,8 +15,16 @@ import msgspec
 
 from tokdrill.clock import Clock
 from tokdrill.progress import settings as keys
-from tokdrill.progress.document import AttemptRecord, DraftRecord, check_time, record_json, validated
-from tokdrill.progress.records import MODES, Attempt, Draft, Mode, to_iso
+from tokdrill.progress.document import (
+    AttemptRecord,
+    ConceptResultRecord,
+    DraftRecord,
+    MockRoundRecord,
+    check_time,
+    record_json,
+    validated,
+)
+from tokdrill.progress.records import MODES, Attempt, ConceptResult, Draft, MockRound, Mode, to_iso
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import Job, JournalEntry
 from tokdrill.scheduling.planner import Planner
@@ -32,6 +40,31 @@ def attempt_job(attempt: Attempt, clock: Clock) -> Job:
 
     record = AttemptRecord.of(replace(attempt, id=None))  # validated now: a bad one is refused to the caller
     return Job(f"your attempt at {attempt.drill_id}", {"op": "attempt", "attempt": record_json(record)}, run)
+
+
+def concept_results_job(results: tuple[ConceptResult, ...]) -> Job:
+    """Record how one graded submission did on each of its concepts unless already stored."""
+    records = [ConceptResultRecord.of(r) for r in results]  # validated now
+
+    def run(store: Store) -> None:
+        with store.write() as w:
+            if results and not w.has_concept_results(results[0].drill_id, results[0].at):
+                w.insert_concept_results(results)
+
+    drill = results[0].drill_id if results else "a drill"
+    entry = {"op": "concept_results", "results": [record_json(r) for r in records]}
+    return Job(f"the concepts of your submission to {drill}", entry, run)
+
+
+def mock_round_job(mock: MockRound) -> Job:
+    """Record a mock round unless one that started at the same moment is stored."""
+    record = MockRoundRecord.of(mock)
+
+    def run(store: Store) -> None:
+        with store.write() as w:
+            w.insert_mock_round(mock)
+
+    return Job("your mock round", {"op": "mock_round", "mock": record_json(record)}, run)
 
 
 def review_job(card_id: str, rating: int, answer_seconds: float, at: datetime, clock: Clock) -> Job:
@@ -107,6 +140,18 @@ def job_from_entry(entry: JournalEntry, clock: Clock) -> Job:
         if op == "attempt":
             attempt: AttemptRecord = validated(AttemptRecord, entry["attempt"], "attempt")
             return attempt_job(replace(attempt.to_record(), id=None), clock)
+        if op == "concept_results":
+            results = entry["results"]
+            if not isinstance(results, list):
+                raise ValueError("concept_results: results must be a list")
+            return concept_results_job(
+                tuple(
+                    replace(validated(ConceptResultRecord, r, "concept result").to_record(), id=None) for r in results
+                )
+            )
+        if op == "mock_round":
+            mock: MockRoundRecord = validated(MockRoundRecord, entry["mock"], "mock round")
+            return mock_round_job(replace(mock.to_record(), id=None))
         if op == "review":
             rating, seconds = entry["rating"], entry["answer_seconds"]
             if not isinstance(rating, int) or isinstance(seconds, bool) or not isinstance(seconds, (int, float)):

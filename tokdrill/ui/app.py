@@ -39,16 +39,18 @@ SYMBOL_CHECK_DELAY = 0.5  # seconds after mount before drill symbols are checked
 
 class TokdrillApp(App[None]):
     """tokdrill's TUI. ``backend`` holds the content, the store, the grader and the clock;
-    ``cursor_blink=False`` keeps every text cursor steady (tests and snapshots)."""
+    ``cursor_blink=False`` keeps every text cursor steady (tests and snapshots); ``start_action``
+    is an action run once the app is up (``mock`` for `tokdrill mock`)."""
 
     CSS_PATH = "tokdrill.tcss"
     TITLE = "tokdrill"
     BINDINGS = keymap.APP
     COMMANDS = App.COMMANDS | {content_commands}
 
-    def __init__(self, backend: Backend, *, cursor_blink: bool = True) -> None:
+    def __init__(self, backend: Backend, *, cursor_blink: bool = True, start_action: str | None = None) -> None:
         super().__init__()
         self.backend = backend
+        self.start_action = start_action
         self.cursor_blink = cursor_blink
         self.final_store_status: StoreStatus | None = None
 
@@ -63,6 +65,8 @@ class TokdrillApp(App[None]):
         self._announce_problems(self.backend.problems)
         # once start-up has settled, so that it does not compete with the first frames
         self.set_timer(SYMBOL_CHECK_DELAY, self.check_symbols)
+        if self.start_action is not None:  # `tokdrill mock` opens on the mock round
+            self.call_later(self.run_action, self.start_action)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Text cursors follow the app's ``cursor_blink`` choice."""
@@ -147,6 +151,29 @@ class TokdrillApp(App[None]):
         from tokdrill.ui.screens.review import ReviewScreen
 
         self._show(ReviewScreen(self.backend, self.backend.review_queue(), title="Review"))
+
+    def action_mistakes(self) -> None:
+        from tokdrill.ui.screens.mistakes import MistakesScreen
+
+        self._show(MistakesScreen(self.backend))
+
+    def action_mock(self) -> None:
+        """Start a mock interview round (unless one is running: then go back to it)."""
+        from tokdrill.ui.screens.mock import MockScreen
+
+        running = next((s for s in self.screen_stack if isinstance(s, MockScreen)), None)
+        if running is not None:
+            while self.screen is not running:
+                self.pop_screen()
+            return
+        if self._drill_screen() is not None:
+            self.notify("Leave the open drill first (Esc keeps its draft), then start the mock round.", timeout=4)
+            return
+        plan = self.backend.plan_mock()
+        if plan is None:
+            self.notify("A mock round needs a drill and cards with follow-up questions.", severity="warning")
+            return
+        self._show(MockScreen(self.backend, plan))
 
     def action_settings(self) -> None:
         from tokdrill.ui.screens.settings import SettingsScreen
@@ -252,6 +279,12 @@ class TokdrillApp(App[None]):
         yield SystemCommand("Review due cards", "Flashcards due now (F5)", self.action_review)
         yield SystemCommand("Stats", "Times, typing, retention, forecast, activity (F4)", self.action_stats)
         yield SystemCommand("Browse", "Every drill and card, search and tags (F3)", self.action_browse)
+        yield SystemCommand(
+            "Mistakes", "Every concept a hidden test caught, with its lesson (m on Today)", self.action_mistakes
+        )
+        yield SystemCommand(
+            "Mock interview", "One drill from memory, then questions with follow-ups, one clock", self.action_mock
+        )
         yield SystemCommand(
             "Settings", "New items per day, retention, auto-indent, interview date", self.action_settings
         )

@@ -29,6 +29,8 @@ HOME: list[BindingType] = [
     Binding("n", "next", "Start next", priority=True, id="home.next"),
     Binding("r", "app.review", "Review cards", priority=True, id="home.review"),
     Binding("d", "app.browse", "Pick a drill", priority=True, id="home.drill"),
+    Binding("m", "app.mistakes", "Mistakes", priority=True, id="home.mistakes"),
+    Binding("k", "app.mock", "Mock interview", priority=True, id="home.mock"),
     Binding("s", "app.settings", "Settings", priority=True, id="home.settings"),
     Binding("i", "interview_date", "Interview date", priority=True, id="home.interview_date"),
     Binding("e", "problems", "Problems", priority=True, id="home.problems"),
@@ -120,6 +122,16 @@ STATS: list[BindingType] = [
     Binding("escape", "leave", "Back", id="stats.back"),
 ]
 
+MISTAKES: list[BindingType] = [
+    Binding("escape", "leave", "Back", id="mistakes.back"),
+]
+
+MOCK: list[BindingType] = [
+    Binding("ctrl+s", "next", "Submit answer", priority=True, id="mock.next"),
+    Binding("f9", "finish", "End round", priority=True, id="mock.finish"),
+    Binding("escape", "leave", "Back", priority=True, id="mock.back"),
+]
+
 SETTINGS: list[BindingType] = [
     Binding("escape", "leave", "Back", priority=True, id="settings.back"),
 ]
@@ -139,6 +151,8 @@ GROUPS: dict[str, list[BindingType]] = {
     "Review": REVIEW,
     "Browse": BROWSE,
     "Stats": STATS,
+    "Mistakes": MISTAKES,
+    "Mock interview": MOCK,
     "Settings": SETTINGS,
 }
 

@@ -9,21 +9,22 @@ if TYPE_CHECKING:
     from tokdrill.ui.app import TokdrillApp
 
 
-def build_app(args: argparse.Namespace) -> TokdrillApp:
-    """The app for ``--data-dir`` / ``--content``, ready to run (the bench starts it the same way)."""
+def build_app(args: argparse.Namespace, start: str | None = None) -> TokdrillApp:
+    """The app for ``--data-dir`` / ``--content``, ready to run (the bench starts it the same way);
+    ``start`` names an app action to run once it is up (``mock``)."""
     from tokdrill.backend import Backend
     from tokdrill.ui.app import TokdrillApp
 
     backend = Backend.open(data_dir=getattr(args, "data_dir", None), content_dirs=getattr(args, "content", None))
-    return TokdrillApp(backend)
+    return TokdrillApp(backend, start_action=start)
 
 
-def launch_app(args: argparse.Namespace) -> int:
+def launch_app(args: argparse.Namespace, start: str | None = None) -> int:
     """Run the app until the user quits; returns the exit code (0). Changes that could not be
     saved are named on stderr (they are kept in a side file and saved on the next start)."""
     import sys
 
-    app = build_app(args)
+    app = build_app(args, start)
     app.run()
     status = app.final_store_status
     if status is not None and status.pending:

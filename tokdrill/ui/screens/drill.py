@@ -20,7 +20,7 @@ from tokdrill.backend import AttemptSummary, Backend
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
 from tokdrill.grading.verdict import Verdict
-from tokdrill.progress.records import Mode
+from tokdrill.progress.records import Mode, Origin
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import references_text
 from tokdrill.ui.messages import GradeFailed, GradeFinished
@@ -64,15 +64,19 @@ def summary_text(summary: AttemptSummary, typing: TypingFigures | None = None) -
 
 
 class DrillScreen(Screen[None]):
-    """One drill in one mode. ``mode`` is ``retype`` (reference shown) or ``recall``."""
+    """One drill in one mode. ``mode`` is ``retype`` (reference shown) or ``recall``.
+    ``origin`` ``mock`` is the drill of a mock round: it starts from the starter (no draft is
+    offered or kept) and its attempt is recorded as made in a mock round."""
 
     BINDINGS = keymap.DRILL
 
-    def __init__(self, backend: Backend, drill: Drill, mode: Mode) -> None:
+    def __init__(self, backend: Backend, drill: Drill, mode: Mode, origin: Origin = "app") -> None:
         super().__init__()
         self.backend = backend
         self.drill = drill
         self.mode: Mode = mode
+        self.origin: Origin = origin
+        self.recorded: AttemptSummary | None = None
         self.reference = backend.reference(drill) if mode == "retype" else ""
         self.tracker = RetypeTracker(self.reference) if mode == "retype" else None
         self.meter = TypingMeter(self.reference) if mode == "retype" else None
@@ -130,7 +134,7 @@ class DrillScreen(Screen[None]):
         self.set_interval(STATUS_SECONDS, self._tick_status)
         if self.mode == "retype":  # the editor scrolls when the results take its rows, or by keys
             self.watch(self.editor, "scroll_y", self._editor_scrolled, init=False)
-        draft = self.backend.draft(self.drill.id, self.mode)
+        draft = None if self.origin == "mock" else self.backend.draft(self.drill.id, self.mode)
         starter = "" if self.mode == "retype" else self.drill.starter
         if draft is not None and draft.text.strip() and draft.text != starter:
             self.app.push_screen(RestoreDraft(draft), self._after_restore_choice)
@@ -274,6 +278,7 @@ class DrillScreen(Screen[None]):
         self.submissions += 1
         verdict = message.verdict
         self.last_verdict = verdict
+        self.backend.record_grade(self.drill, verdict, self.origin)
         if not verdict.passed:  # the failures, first in the results (no toast over them)
             self.results.show_verdict(verdict)
             return
@@ -293,7 +298,7 @@ class DrillScreen(Screen[None]):
         progress = self.tracker.update(self.editor.document.lines) if self.tracker else None
         self.last_progress = progress or self.last_progress
         typing = self.typing_figures()
-        return self.backend.record_attempt(
+        self.recorded = self.backend.record_attempt(
             self.drill,
             self.mode,
             started_at=self.started_at,
@@ -306,7 +311,9 @@ class DrillScreen(Screen[None]):
             typing_accuracy=None if typing is None else typing.accuracy,
             corrected_errors=None if typing is None else typing.corrected_errors,
             costly_keys=None if typing is None else typing.costly_keys,
+            origin=self.origin,
         )
+        return self.recorded
 
     def action_scroll_results(self, direction: int) -> None:
         if not self.results.scroll_page(direction):
@@ -373,7 +380,9 @@ class DrillScreen(Screen[None]):
         verdict = self.last_verdict or Verdict(self.drill.id, False, (), 0.0, problem="given up before a submission")
         self.record(verdict)
         starter = "" if self.mode == "retype" else self.drill.starter
-        if keep_draft and text.strip() and text != starter:
+        if self.origin == "mock":  # the drill's own draft, if any, is not the mock's to change
+            keep_draft = False
+        elif keep_draft and text.strip() and text != starter:
             self.backend.save_draft(self.drill.id, self.mode, text, 0.0)
         else:
             self.backend.discard_draft(self.drill.id, self.mode)
@@ -399,8 +408,9 @@ class DrillScreen(Screen[None]):
         self.save_draft()
 
     def save_draft(self, force: bool = False) -> None:
-        """Write the editor text as this drill's draft if it changed (or ``force``)."""
-        if self.finished or not (self.dirty or force):
+        """Write the editor text as this drill's draft if it changed (or ``force``); a mock
+        round's drill keeps none."""
+        if self.finished or self.origin == "mock" or not (self.dirty or force):
             return
         self.backend.save_draft(self.drill.id, self.mode, self.editor.text, self.timer.active_seconds())
         self.dirty = False

@@ -67,6 +67,16 @@ def typing_text(points: list[TypingPoint], drills: Mapping[str, Drill]) -> Text:
     return out
 
 
+def mock_rounds_text(backend: Backend) -> Text:
+    """The recent mock rounds, newest first, one line each."""
+    from tokdrill.scheduling.mock import MOCK_ROUNDS_SHOWN, round_line
+
+    rounds = backend.mock_rounds(MOCK_ROUNDS_SHOWN)
+    if not rounds:
+        return Text("No mock rounds yet: k on Today starts one.", style="dim")
+    return Text("\n".join(round_line(m, backend.local_day(m.started_at)) for m in rounds))
+
+
 class StatsScreen(Screen[None]):
     """Progress in numbers; refreshed whenever it is shown."""
 
@@ -92,6 +102,8 @@ class StatsScreen(Screen[None]):
             yield DataTable(id="deck-table", cursor_type="row", zebra_stripes=True)
             yield Static("Activity", classes="section")
             yield Static("", id="activity")
+            yield Static("Mock rounds", classes="section")
+            yield Static("", id="mock-rounds")
         yield FittingFooter()
 
     def on_mount(self) -> None:
@@ -164,6 +176,7 @@ class StatsScreen(Screen[None]):
         text.append("forecast (all items, next 14 days): ", style="dim")
         text.append(" ".join(str(n) for n in stats.forecast))
         self.query_one("#activity", Static).update(text)
+        self.query_one("#mock-rounds", Static).update(mock_rounds_text(backend))
         practised = [d for d in stats.drills if d.trend]
         if practised:  # start on a drill that has a trend to show
             table.move_cursor(row=table.get_row_index(practised[0].drill_id))
