@@ -11,6 +11,8 @@ Version history
   outcome may carry its ``concepts``; the fixed ``day_offset_minutes`` setting becomes a
   ``timezone`` (a whole-hour offset maps to its ``Etc/GMT`` zone, anything else to the
   machine's zone).
+* 3 -> 4: a partial index of retype attempts with typing figures, by time (the typing-speed
+  chart reads the newest of them).
 
 Each step runs inside the caller's write transaction together with the version bump, so a
 crash mid-migration leaves the previous version intact. Never edit a released step: add one.
@@ -168,7 +170,13 @@ def _v3(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (TIMEZONE, json.dumps(zone)))
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(conn: sqlite3.Connection) -> None:
+    # The typing-speed chart reads the newest retype attempts that measured WPM; without this
+    # partial index a history of attempts without typing figures would be walked to its start.
+    conn.execute("CREATE INDEX attempts_typing ON attempts (ended_at) WHERE mode = 'retype' AND wpm IS NOT NULL")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 """MIGRATIONS[i] moves a database from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

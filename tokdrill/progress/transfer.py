@@ -3,7 +3,7 @@
 Document (``FORMAT``, ``FORMAT_VERSION`` 2; the records are declared once, in
 :mod:`tokdrill.progress.document`)::
 
-    {"format": "tokdrill-progress", "format_version": 2, "schema_version": 3,
+    {"format": "tokdrill-progress", "format_version": 2, "schema_version": 4,
      "exported_at": "...", "settings": {...}, "attempts": [...], "reviews": [...],
      "schedule": [...], "drafts": [...]}
 

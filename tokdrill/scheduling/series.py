@@ -123,7 +123,7 @@ def deck_days(
     with store.read() as conn:
         rows = conn.execute(
             "WITH day(i, lo, hi) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)) "
-            "SELECT day.i, count(*), sum(r.rating >= 3) FROM day JOIN reviews r "
+            "SELECT day.i, count(*), sum(r.rating >= 3) FROM day JOIN reviews r INDEXED BY reviews_time "
             "ON r.reviewed_at >= day.lo AND r.reviewed_at < day.hi "
             "WHERE r.card_id IN (SELECT value FROM json_each(?2)) GROUP BY day.i",
             (json.dumps(bounds), json.dumps(list(catalog.decks.get(deck_id, ())))),
