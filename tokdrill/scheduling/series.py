@@ -122,7 +122,8 @@ def deck_days(
     reviews, good = [0] * days, [0] * days
     with store.read() as conn:
         rows = conn.execute(
-            "WITH day(i, lo, hi) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)) "
+            "WITH day(i, lo, hi) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
+            "json_extract(value, '$[2]') FROM json_each(?1)) "
             "SELECT day.i, count(*), sum(r.rating >= 3) FROM day JOIN reviews r INDEXED BY reviews_time "
             "ON r.reviewed_at >= day.lo AND r.reviewed_at < day.hi "
             "WHERE r.card_id IN (SELECT value FROM json_each(?2)) GROUP BY day.i",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from tokdrill.clock import clock_text
 from tokdrill.scheduling.series import ChartSeries, DeckDays, DrillTimes, DueForecast, WpmPoint
+from tokdrill.ui.formatting import shorten
 
 if TYPE_CHECKING:
     # The figure class textual_plotext.plot.Plot extends; its subplots are of this class too.
@@ -58,6 +59,14 @@ def _tick_count(width: int, per: int) -> int:
     return max(2, min(8, width // per))
 
 
+def _title(plt: Figure, width: int, subject: str, rest: str = "") -> None:
+    """Title ``subject + rest``, the subject shortened so that it fits ``width`` columns
+    (plotext leaves out a title that does not fit)."""
+    room = width - 4
+    text = shorten(subject, max(8, room - len(rest))) + rest
+    plt.title(shorten(text, room))
+
+
 def _label(text: str) -> str:
     """A y tick label padded to one width, so that stacked panels line up."""
     return text.rjust(_LABEL_WIDTH)
@@ -99,7 +108,7 @@ def draw_drill_times(plt: Figure, series: DrillTimes, width: int) -> str | None:
     plt.xlim(0.5, len(points) + 0.5)
     shown = _spread(len(points), _tick_count(width, 12))
     plt.xticks([float(xs[i]) for i in shown], [_day(points[i].ended_at.date()) for i in shown])
-    plt.title(f"{series.title}: time per attempt, target {clock_text(series.target_seconds)} (yellow line)")
+    _title(plt, width, series.title, f": time per attempt, target line {clock_text(series.target_seconds)}")
     return None
 
 
@@ -118,14 +127,14 @@ def draw_deck_days(plt: Figure, series: DeckDays, width: int) -> str | None:
     upper.yticks([0, 50, 100], [_label(f"{v}%") for v in (0, 50, 100)])
     upper.xlim(-0.5, len(xs) - 0.5)
     upper.xticks([])
-    upper.title(f"{series.title}: retention per day (Good or Easy)")
+    _title(upper, width, series.title, ": retention per day (Good or Easy)")
     lower = plt.subplot(2, 1)
     lower.bar(xs, list(series.reviews), color="blue", width=0.5)
     _count_axis(lower, max(series.reviews))
     lower.xlim(-0.5, len(xs) - 0.5)
     shown = _spread(len(xs), _tick_count(width, 10))
     lower.xticks([float(i) for i in shown], [_day(series.days[i]) for i in shown])
-    lower.title("reviews per day")
+    _title(lower, width, "reviews per day")
     return None
 
 
@@ -142,13 +151,13 @@ def draw_forecast(plt: Figure, series: DueForecast, width: int) -> str | None:
         when = "no interview date set (i on Today)"
     elif offset is not None and offset < len(xs):
         plt.vertical_line(offset, color="red")
-        when = f"interview {series.interview_date.isoformat()} (red line)"
+        when = f"interview {series.interview_date.isoformat()} (vertical line)"
     else:
         when = f"interview {series.interview_date.isoformat()}, after these {len(xs)} days"
     _count_axis(plt, max(totals))
     shown = _spread(len(xs), _tick_count(width, 10))
     plt.xticks([float(i) for i in shown], [_day(series.days[i]) for i in shown])
-    plt.title(f"Due per day, next {len(xs)} days: {when}")
+    _title(plt, width, f"Due per day, next {len(xs)} days: {when}")
     return None
 
 
@@ -164,7 +173,7 @@ def draw_typing(plt: Figure, points: Sequence[WpmPoint], width: int) -> str | No
     shown = _spread(len(points), _tick_count(width, 12))
     plt.xticks([float(xs[i]) for i in shown], [_day(points[i].ended_at.date()) for i in shown])
     latest, best = points[-1].wpm, max(p.wpm for p in points)
-    plt.title(f"Typing speed per retype attempt (WPM): latest {latest:.0f}, best {best:.0f}")
+    _title(plt, width, f"Typing speed per retype attempt (WPM): latest {latest:.0f}, best {best:.0f}")
     return None
 
 
