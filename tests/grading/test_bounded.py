@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -51,7 +52,9 @@ def test_syntax_error_on_a_very_long_line_shows_a_window_with_the_caret(grader, 
     assert "SyntaxError" in verdict.problem
     caret_line = next(line for line in verdict.problem.splitlines() if line.strip() == "^")
     shown = verdict.problem.splitlines()[verdict.problem.splitlines().index(caret_line) - 1]
-    assert shown[len(caret_line) - 1] == "$"  # the caret points at the offending character
+    assert "' $ 1" in shown, verdict.problem  # the window is the part of the line around the error
+    if sys.version_info >= (3, 11, 7):  # 3.11.2 (Debian 12) reports a wrong column on very long lines
+        assert shown[len(caret_line) - 1] == "$", verdict.problem  # the caret under the offending character
     assert len(verdict.problem) < 2_000
 
 
