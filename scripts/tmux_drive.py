@@ -15,7 +15,8 @@ pointing at a fresh temporary folder, types with ``tmux send-keys`` and reads th
 - give up: F9, n keeps working with the code in place, F9 again and y gives up keeping the draft;
 - restore after ``kill -9`` of the app mid-typing: the draft comes back after a restart;
 - review with typed answers across two cards (typed mode does not carry over to the next card);
-- a setting changed in the settings screen, still there after a restart.
+- a setting changed in the settings screen, still there after a restart;
+- a mock interview round (drill, questions, follow-ups, scorecard) and the Mistakes screen.
 
 Every wait is for something to appear on screen (or in the data folder), never a fixed pause.
 Each screen checked is saved as text to DIR (default: a temporary folder) and listed on stdout.

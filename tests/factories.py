@@ -1,11 +1,15 @@
-"""Record factories shared by the progress tests (imported by name: tests have no packages)."""
+"""Record factories and seeded practice shared by the tests (imported by name: tests have no packages)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+from tokdrill.clock import FixedClock
 from tokdrill.progress.records import Attempt
 from tokdrill.progress.records import TestOutcome as TestResult
+from tokdrill.scheduling.planner import Planner
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -52,3 +56,36 @@ def fsrs_state(due: datetime, last_review: datetime | None, state: int = 2) -> d
         "due": due.isoformat(),
         "last_review": None if last_review is None else last_review.isoformat(),
     }
+
+
+def seed_practice(
+    planner: Planner,
+    clock: FixedClock,
+    drill_id: str,
+    target: int,
+    card_ids: Sequence[str],
+    days: int = 14,
+    seed: int = 7,
+) -> None:
+    """``days`` days of practice recorded through ``planner`` on ``clock`` (advanced a day at a
+    time): each day a retype attempt of ``drill_id`` (times around ``target``, getting faster,
+    every fourth one failed, typing speed rising) and reviews of some of ``card_ids`` (mostly Good)."""
+    rng = random.Random(seed)
+    for day in range(days):
+        seconds = target * (1.4 - 0.6 * day / days) * rng.uniform(0.85, 1.15)
+        passed = day % 4 != 3
+        planner.record_attempt(
+            make_attempt(
+                drill_id,
+                at=clock.now(),
+                seconds=round(seconds, 1),
+                target=target,
+                passed=passed,
+                mode="retype",
+                wpm=round(28 + 1.5 * day + rng.uniform(-3, 3), 1),
+                typing_accuracy=0.95,
+            )
+        )
+        for card_id in rng.sample(list(card_ids), k=min(len(card_ids), rng.randint(2, 6))):
+            planner.review_card(card_id, rng.choices((1, 2, 3, 4), weights=(2, 1, 6, 2))[0], 8.0)
+        clock.advance(days=1)

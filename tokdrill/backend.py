@@ -44,6 +44,7 @@ from tokdrill.scheduling.mistakes import Mistake
 from tokdrill.scheduling.mock import MockPlan
 from tokdrill.scheduling.planner import DueItem, Planner
 from tokdrill.scheduling.ratings import drill_rating
+from tokdrill.scheduling.series import ChartSeries
 from tokdrill.scheduling.stats import ACTIVITY_DAYS, Stats
 
 if TYPE_CHECKING:
@@ -666,6 +667,21 @@ class Backend:
         from tokdrill.scheduling.stats import compute_stats
 
         return self.progress.guarded_view(lambda: compute_stats(self._reader, self._catalog, self.clock, self._planner))
+
+    def charts(self, drill_id: str | None = None, deck_id: str | None = None) -> ChartSeries:
+        """The series of the Stats screen's charts, the same as ``tokdrill stats --plot`` draws
+        (tokdrill.scheduling.series); the drill and deck default to the ones practised last."""
+        from tokdrill.scheduling.series import chart_series
+
+        return self.progress.guarded_view(
+            lambda: chart_series(self._reader, self._catalog, self._planner, drill_id, deck_id)
+        )
+
+    def chart_choices(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The drills and decks the charts step through: those with history, else all."""
+        from tokdrill.scheduling.series import chart_choices
+
+        return self.progress.guarded_view(lambda: chart_choices(self._reader, self._catalog))
 
     def typing_history(self, limit: int = TYPING_HISTORY) -> list[TypingPoint]:
         """The typing figures of the newest ``limit`` retype attempts that have them, oldest first."""

@@ -37,10 +37,14 @@ STEP = textwrap.dedent(
     elif step == "work":
         from tokdrill.progress.transfer import export_document
         from tokdrill.scheduling.catalog import Catalog
+        from tokdrill.scheduling.planner import Planner
+        from tokdrill.scheduling.series import chart_series
         from tokdrill.scheduling.stats import compute_stats
 
         with Store.open_for_reading(path) as store:  # what `tokdrill stats` and `export` open
-            stats_reviews = compute_stats(store, Catalog({}, {"d": ("bpe-why",)})).total_reviews
+            catalog = Catalog({}, {"d": ("bpe-why",)})
+            stats_reviews = compute_stats(store, catalog).total_reviews
+            chart_reviews = sum(chart_series(store, catalog, Planner(store)).deck.reviews)  # stats --plot
             exported = len(export_document(store)["reviews"])
         keeper, problems = ProgressKeeper.open(path, clock)
         reviews = keeper.reader.count("reviews")
@@ -49,7 +53,7 @@ STEP = textwrap.dedent(
             "bpe-train", "recall", "typed in a read-only folder", 3.0, clock.now()))
         status = keeper.close(grace=1.0)
         out = {"problems": problems, "reviews": reviews, "pending": status.pending,
-               "stats_reviews": stats_reviews, "exported": exported,
+               "stats_reviews": stats_reviews, "chart_reviews": chart_reviews, "exported": exported,
                "journal": str(status.journal), "message": status.message, "problem": status.problem}
     else:
         keeper, problems = ProgressKeeper.open(path, clock)
@@ -149,6 +153,7 @@ def test_a_read_only_data_folder_as_an_ordinary_user(sandbox: Path) -> None:
     assert any("read-only" in str(p) or "readonly" in str(p) for p in work["problems"])  # type: ignore[union-attr]
     assert work["reviews"] == 1  # progress still shows
     assert work["stats_reviews"] == 1 and work["exported"] == 1  # stats and export still work
+    assert work["chart_reviews"] == 1  # and so do the charts' series
     assert work["pending"] == 2 and work["problem"] in ("readonly", "unavailable")
     journal = Path(str(work["journal"]))
     assert journal.parent != data and journal.exists()  # kept where it could be written

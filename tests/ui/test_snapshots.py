@@ -1,5 +1,6 @@
-"""SVG snapshots of every screen at 80x24 (and the busiest ones at 200x50), all from one
-snapshot app: a fixed clock, UTC days, real grading with its duration pinned, no cursor blink.
+"""SVG snapshots of every screen at 80x24 (and the busiest ones at 200x50; every chart at 80x24
+and 120x36), all from one snapshot app: a fixed clock, UTC days, real grading with its duration
+pinned, no cursor blink.
 
 Update with: python -m pytest tests/ui/test_snapshots.py --snapshot-update
 """
@@ -8,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from factories import seed_practice
 from textual.pilot import Pilot
 from textual.widgets import Markdown, TextArea
 from ui_helpers import SMALL
@@ -20,10 +22,12 @@ from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.content.model import Drill
 from tokdrill.grading.verdict import TestResult, Verdict
+from tokdrill.scheduling.planner import Planner
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.drill import DrillScreen
 
 LARGE = (200, 50)
+MEDIUM = (120, 36)
 DRILL = "bytes-to-unicode"
 WRONG = "def bytes_to_unicode():\n    return {}\n"
 
@@ -35,9 +39,12 @@ class SnapshotBackend(Backend):
         return dataclasses.replace(super().grade(drill, source), seconds=0.05)
 
 
-def snapshot_app(*, history: bool = False, interview: bool = False, draft: bool = False) -> TokdrillApp:
+def snapshot_app(
+    *, history: bool = False, interview: bool = False, draft: bool = False, practice: bool = False
+) -> TokdrillApp:
     """The app on a fixed clock and UTC days; ``history`` adds passes and reviews (with typing
-    figures), ``interview`` an interview date, ``draft`` a saved recall draft."""
+    figures), ``interview`` an interview date, ``draft`` a saved recall draft, ``practice`` two
+    weeks of seeded practice (tests/factories.py) with an interview two weeks later."""
     clock = FixedClock()
     opened = Backend.open(clock=clock)
     backend = SnapshotBackend(opened.library, opened.progress, clock, opened.problems)
@@ -69,6 +76,11 @@ def snapshot_app(*, history: bool = False, interview: bool = False, draft: bool 
         for card, rating in zip(backend.review_queue(), (3, 3, 4, 1, 3, 2)):
             backend.rate_card(card, rating, 9.0)
         backend.store  # noqa: B018 - every queued write applied before the app starts
+    if practice:
+        deck = next(iter(backend.catalog.decks.values()))
+        seed_practice(Planner(backend.store, clock), clock, DRILL, backend.catalog.drill_targets[DRILL], deck[:12])
+        backend.set_interview_date(clock.now().date() + timedelta(days=14))
+        backend.store  # noqa: B018
     return TokdrillApp(backend, cursor_blink=False)
 
 
@@ -199,6 +211,25 @@ async def open_drill(pilot: Pilot[None], mode: str) -> None:
 async def drill_then(pilot: Pilot[None], *keys: str) -> None:
     await drill_at("retype")(pilot)
     await press(pilot, *keys)
+
+
+def chart(steps: int) -> Callable[[Pilot[None]], Awaitable[None]]:
+    """Stats, switched to its charts (c), then ``steps`` charts on (→)."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await press(pilot, "f4", "c", *["right"] * steps)
+
+    return run_before
+
+
+CHARTS = {"drill_times": 0, "deck_retention": 1, "due_forecast": 2, "typing_speed": 3}
+
+
+@pytest.mark.parametrize("name", list(CHARTS))
+@pytest.mark.parametrize("size", [SMALL, MEDIUM], ids=["80x24", "120x36"])
+def test_every_chart(snap_compare, name: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = snapshot_app(practice=True)
+    assert snap_compare(app, terminal_size=size, run_before=chart(CHARTS[name]))
 
 
 @pytest.mark.parametrize("name", list(SCREENS))

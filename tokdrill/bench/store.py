@@ -1,5 +1,6 @@
 """Store figures: `tokdrill stats` on a generated database of 100,000 attempts and 100,000
-reviews (in a temporary folder, removed afterwards), in-process and as a command.
+reviews (in a temporary folder, removed afterwards), in-process and as a command, and the series
+of the Stats screen's charts.
 
 The command runs with ``--data-dir`` set to that folder, so its content cache lives there too
 (warm after the first run, as on any machine that has run tokdrill before)."""
@@ -193,6 +194,8 @@ def figures(quick: bool) -> list[Figure]:
     and the `tokdrill stats --json` command's wall time against `python -c pass`, with a goal of
     `tokdrill --help` + 100 ms: start-up plus the in-process budget, so imports and the (cached)
     content load must fit in what the computation leaves of those 100 ms."""
+    from tokdrill.scheduling.planner import Planner
+    from tokdrill.scheduling.series import chart_choices, chart_series
     from tokdrill.scheduling.stats import compute_stats
 
     catalog = _catalog()
@@ -209,6 +212,13 @@ def figures(quick: bool) -> list[Figure]:
                 compute_stats(store, catalog, clock)
 
         stats_ms = median(time_call(in_process, repeat=5 if quick else 20)) * 1000
+
+        def charts() -> None:
+            with Store.open(db, clock=clock) as store:
+                chart_choices(store, catalog)
+                chart_series(store, catalog, Planner(store, clock))
+
+        charts_ms = median(time_call(charts, repeat=5 if quick else 20)) * 1000
         env = command_env(folder / "pycache")
         walls = interleaved(
             {
@@ -226,6 +236,13 @@ def figures(quick: bool) -> list[Figure]:
     label = f"{ROWS // 1000}k attempts + {ROWS // 1000}k reviews"
     return [
         Figure(f"stats in-process ({label})", stats_ms, "ms", f"<= {STATS_GOAL_MS:g} ms", stats_ms <= STATS_GOAL_MS),
+        Figure(
+            f"chart series in-process ({label})",
+            charts_ms,
+            "ms",
+            f"<= {STATS_GOAL_MS:g} ms",
+            charts_ms <= STATS_GOAL_MS,
+        ),
         Figure(
             f"`tokdrill stats --json` wall ({label}, warm content cache)",
             cli_ms,

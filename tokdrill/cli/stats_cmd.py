@@ -1,4 +1,5 @@
-"""`tokdrill stats`: drills, decks, streak, due forecast and readiness, as text or JSON."""
+"""`tokdrill stats`: drills, decks, streak, due forecast and readiness, as text or JSON; with
+``--plot``, the app's charts printed to the terminal."""
 
 from __future__ import annotations
 
@@ -10,12 +11,22 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tokdrill.scheduling.catalog import Catalog
+    from tokdrill.scheduling.series import ChartSeries
     from tokdrill.scheduling.stats import Stats
+
+PLOT_HEIGHT = 20
+"""Rows of each chart `tokdrill stats --plot` prints (fewer on a shorter terminal)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `tokdrill stats`."""
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON document")
+    output.add_argument(
+        "--plot", action="store_true", help="print the charts of the app's Stats screen (colour only on a terminal)"
+    )
+    parser.add_argument("--drill", metavar="ID", help="with --plot: the drill whose times to chart (default: latest)")
+    parser.add_argument("--deck", metavar="ID", help="with --plot: the deck whose reviews to chart (default: latest)")
 
 
 def load_catalog(args: argparse.Namespace) -> Catalog:
@@ -89,6 +100,56 @@ def render_text(stats: Stats, database: Path | None = None) -> str:
     return "\n".join(lines)
 
 
+def use_colour(stream: object) -> bool:
+    """Colour only on a terminal, and not when NO_COLOR is set (https://no-color.org) or TERM is dumb."""
+    import os
+
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def render_plots(series: ChartSeries, width: int, height: int = PLOT_HEIGHT, colour: bool = False) -> str:
+    """Every chart of the Stats screen, ``width`` columns wide and ``height`` rows high each,
+    one after another; plain text unless ``colour``."""
+    from textual_plotext.plot import Plot
+
+    from tokdrill.ui.widgets.charts_figures import Chart, draw
+
+    parts = []
+    for chart in Chart:
+        plot = Plot()
+        reason = draw(plot, chart, series, width)
+        if reason is not None:
+            parts.append(f"{chart.label}: {reason}")
+            continue
+        plot.plotsize(width, height)
+        plot.theme("clear")
+        text = plot.build()
+        parts.append(text if colour else plot.uncolorize(text))
+    return "\n\n".join(part.rstrip() for part in parts)
+
+
+def _plot(args: argparse.Namespace, path: Path, catalog: Catalog) -> int:
+    import shutil
+
+    from tokdrill.progress.store import Store
+    from tokdrill.scheduling.planner import Planner
+    from tokdrill.scheduling.series import chart_series
+
+    for kind, wanted, known in (("drill", args.drill, catalog.drill_targets), ("deck", args.deck, catalog.decks)):
+        if wanted is not None and wanted not in known:
+            print(
+                f"tokdrill stats: --{kind} {wanted!r} is not a {kind} in the content (`tokdrill list`)", file=sys.stderr
+            )
+            return 2
+    with Store.open_for_reading(path) as store:
+        series = chart_series(store, catalog, Planner(store), args.drill, args.deck)
+    size = shutil.get_terminal_size()
+    height = max(10, min(PLOT_HEIGHT, size.lines - 2))
+    print(render_plots(series, max(40, size.columns), height, use_colour(sys.stdout)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the stats; 1 when the database cannot be used."""
     import json
@@ -103,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
     path = locations.database_path(getattr(args, "data_dir", None))
     try:
         catalog = load_catalog(args)
+        if getattr(args, "plot", False):
+            return _plot(args, path, catalog)
         with Store.open_for_reading(path) as store:
             stats = compute_stats(store, catalog)
             calendar = Planner(store).calendar()

@@ -14,6 +14,8 @@ Version history
 * 3 -> 4: ``concept_results`` (how each graded submission did on each concept its tests check,
   back-filled from the attempts' stored tests), ``mock_rounds`` (mock interview rounds) and
   ``starts`` (drills started in the user's own editor, one per drill).
+* 4 -> 5: a partial index of retype attempts with typing figures, by time (the typing-speed
+  chart reads the newest of them).
 
 Each step runs inside the caller's write transaction together with the version bump, so a
 crash mid-migration leaves the previous version intact. Never edit a released step: add one.
@@ -222,7 +224,13 @@ def _v4(conn: sqlite3.Connection) -> None:
             )
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
+def _v5(conn: sqlite3.Connection) -> None:
+    # The typing-speed chart reads the newest retype attempts that measured WPM; without this
+    # partial index a history of attempts without typing figures would be walked to its start.
+    conn.execute("CREATE INDEX attempts_typing ON attempts (ended_at) WHERE mode = 'retype' AND wpm IS NOT NULL")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 """MIGRATIONS[i] moves a database from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -3,7 +3,7 @@
 Document (``FORMAT``, ``FORMAT_VERSION`` 3; the records are declared once, in
 :mod:`tokdrill.progress.document`)::
 
-    {"format": "tokdrill-progress", "format_version": 3, "schema_version": 4,
+    {"format": "tokdrill-progress", "format_version": 3, "schema_version": 5,
      "exported_at": "...", "settings": {...}, "attempts": [...], "reviews": [...],
      "schedule": [...], "drafts": [...], "concept_results": [...], "mock_rounds": [...],
      "starts": [...]}

@@ -120,6 +120,14 @@ BROWSE: list[BindingType] = [
 
 STATS: list[BindingType] = [
     Binding("escape", "leave", "Back", id="stats.back"),
+    Binding("c", "toggle_charts", "Charts/numbers", id="stats.charts"),
+]
+
+STATS_CHARTS: list[BindingType] = [
+    Binding("right", "step_chart(1)", "Next chart", key_display="←→", id="stats.next_chart"),
+    Binding("left", "step_chart(-1)", "Previous chart", show=False, id="stats.previous_chart"),
+    Binding("n", "step_item(1)", "Next drill/deck", id="stats.next_item"),
+    Binding("p", "step_item(-1)", "Previous drill/deck", show=False, id="stats.previous_item"),
 ]
 
 MISTAKES: list[BindingType] = [
@@ -151,6 +159,7 @@ GROUPS: dict[str, list[BindingType]] = {
     "Review": REVIEW,
     "Browse": BROWSE,
     "Stats": STATS,
+    "Stats: charts": STATS_CHARTS,
     "Mistakes": MISTAKES,
     "Mock interview": MOCK,
     "Settings": SETTINGS,

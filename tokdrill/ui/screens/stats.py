@@ -1,6 +1,8 @@
-"""Stats: per drill times against target with a trend, per deck retention and forecast, activity.
+"""Stats: per drill times against target with a trend, per deck retention and forecast, activity;
+``c`` switches to charts of the same history.
 
-The numbers come from ``tokdrill.scheduling.stats.compute_stats``, the same as ``tokdrill stats``.
+The numbers come from ``tokdrill.scheduling.stats.compute_stats``, the same as ``tokdrill stats``;
+the charts are the ones ``tokdrill stats --plot`` prints.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from tokdrill.content.model import Drill
 from tokdrill.scheduling.stats import Stats
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural, shorten, sparkline
+from tokdrill.ui.widgets.charts import ChartsView
 from tokdrill.ui.widgets.footer import FittingFooter
 
 _HEAT = " ░▒▓█"
@@ -104,6 +107,7 @@ class StatsScreen(Screen[None]):
             yield Static("", id="activity")
             yield Static("Mock rounds", classes="section")
             yield Static("", id="mock-rounds")
+        yield ChartsView(self.backend, id="charts")
         yield FittingFooter()
 
     def on_mount(self) -> None:
@@ -116,6 +120,20 @@ class StatsScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.refresh_stats()
+        charts = self.query_one(ChartsView)
+        if charts.display:
+            charts.reload()
+
+    def action_toggle_charts(self) -> None:
+        """Switch between the numbers and the charts."""
+        charts = self.query_one(ChartsView)
+        charts.display = not charts.display
+        self.query_one("#stats-body").display = not charts.display
+        if charts.display:
+            charts.reload()
+            charts.focus()
+        else:
+            self.query_one("#drill-table", DataTable).focus()
 
     def refresh_stats(self) -> None:
         backend = self.backend
