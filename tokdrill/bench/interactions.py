@@ -264,18 +264,18 @@ def _growth(ws: Workspace, reps: Reps) -> list[GrowthRow]:
     )
     review = [median(ws.probe("review", {"reps": few}, ws.home(n))["samples"]) for n in rows_at]
     out.append(GrowthRow("review: rating key to next card painted", "attempts + reviews", rows_at, review))
-    browse = [
-        median(ws.probe("browse", {"reps": few}, ws.home(), ws.content(n))["samples"]) for n in cards_at
-    ]
+    browse = [median(ws.probe("browse", {"reps": few}, ws.home(), ws.content(n))["samples"]) for n in cards_at]
     out.append(GrowthRow("Browse: search keystroke to table painted", "cards (+ a tenth as drills)", cards_at, browse))
     screens = [ws.probe("screens", {"reps": reps.screens}, ws.home(n)) for n in rows_at]
     out.append(GrowthRow("F4 to Stats painted", "attempts + reviews", rows_at, [median(s["stats"]) for s in screens]))
     out.append(GrowthRow("F2 to Today painted", "attempts + reviews", rows_at, [median(s["today"]) for s in screens]))
     homes = {str(n): ws.home(n) for n in rows_at}
     launch = ws.launches(homes, max(2, reps.launches // 2))
-    out.append(GrowthRow("app launch to first screen", "attempts + reviews", rows_at, [median(launch[str(n)]) for n in rows_at]))
-    typing = [
-        median(ws.probe("typing", {"reps": few, "lines": n}, ws.home())["samples"]) for n in lines_at
-    ]
+    out.append(
+        GrowthRow(
+            "app launch to first screen", "attempts + reviews", rows_at, [median(launch[str(n)]) for n in rows_at]
+        )
+    )
+    typing = [median(ws.probe("typing", {"reps": few, "lines": n}, ws.home())["samples"]) for n in lines_at]
     out.append(GrowthRow("retype: keystroke to accuracy line painted", "buffer lines", lines_at, typing))
     return out

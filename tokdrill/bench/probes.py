@@ -13,7 +13,7 @@ import json
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from tokdrill.bench.paint import PaintClock
 
@@ -130,7 +130,7 @@ async def review(args: dict[str, Any]) -> dict[str, Any]:
             await pilot.press("space")
             await _settle(pilot, 0.05)
             index = screen.index
-            taken = await clock.measure(lambda: pilot.press("3"), lambda: screen.index == index + 1)
+            taken = await clock.measure(lambda: pilot.press("3"), lambda: screen.index == index + 1)  # noqa: B023 - awaited at once
             if rep:
                 samples.append(_ms(taken))
         app.action_today()
@@ -169,7 +169,7 @@ async def browse(args: dict[str, Any]) -> dict[str, Any]:
         for rep in range(reps + 1):
             key = keys[rep % len(keys)]
             before = refills[0]
-            taken = await clock.measure(lambda: pilot.press(key), lambda: refills[0] > before)
+            taken = await clock.measure(lambda: pilot.press(key), lambda: refills[0] > before)  # noqa: B023 - awaited at once
             await _settle(pilot, 0.02)
             if rep:
                 samples.append(_ms(taken))
@@ -199,7 +199,8 @@ async def screens(args: dict[str, Any]) -> dict[str, Any]:
             assert isinstance(home, HomeScreen)
             before = home.today
             today_taken = await clock.measure(
-                lambda: pilot.press("f2"), lambda: app.screen is home and home.today is not before
+                lambda: pilot.press("f2"),
+                lambda: app.screen is home and home.today is not before,  # noqa: B023 - awaited at once
             )
             await _settle(pilot, 0.05)
             if rep:
@@ -233,15 +234,13 @@ async def typing(args: dict[str, Any]) -> dict[str, Any]:
         screen.editor.load_text(buffer)
         screen.editor.move_cursor(screen.editor.document.end)
         await _settle(pilot)
-        typed = 0
         for rep in range(reps + 1):
-            ch = rest[typed % len(rest)]
-            typed += 1
+            ch = rest[rep % len(rest)]
             key = {"\n": "enter", " ": "space"}.get(ch, ch)
             if not (key in ("enter", "space") or (len(key) == 1 and key.isalnum())):
                 key = "x"  # a wrong key now and then: the divergence path is measured too
             before = screen.last_progress
-            taken = await clock.measure(lambda: pilot.press(key), lambda: screen.last_progress is not before)
+            taken = await clock.measure(lambda: pilot.press(key), lambda: screen.last_progress is not before)  # noqa: B023
             if rep:
                 samples.append(_ms(taken))
         app.action_today()
@@ -261,10 +260,11 @@ def _long_reference(backend: Any, lines: int) -> str:
 async def minimal(args: dict[str, Any]) -> dict[str, Any]:
     """The baseline: a minimal Textual app whose key binding updates one label."""
     from textual.app import App, ComposeResult
+    from textual.binding import BindingType
     from textual.widgets import Footer, Static
 
     class Minimal(App[None]):
-        BINDINGS = [("x", "bump", "Bump")]
+        BINDINGS: ClassVar[list[BindingType]] = [("x", "bump", "Bump")]
         count = 0
 
         def compose(self) -> ComposeResult:
@@ -283,7 +283,7 @@ async def minimal(args: dict[str, Any]) -> dict[str, Any]:
         await _settle(pilot)
         for rep in range(reps + 1):
             before = app.count
-            taken = await clock.measure(lambda: pilot.press("x"), lambda: app.count > before)
+            taken = await clock.measure(lambda: pilot.press("x"), lambda: app.count > before)  # noqa: B023 - awaited at once
             await _settle(pilot, 0.01)
             if rep:
                 samples.append(_ms(taken))
@@ -300,11 +300,15 @@ PROBES: dict[str, Probe] = {
 }
 
 
+async def run_probe(probe: Probe, args: dict[str, Any]) -> dict[str, Any]:
+    return await probe(args)
+
+
 def main(argv: Sequence[str]) -> int:
     if len(argv) != 2 or argv[0] not in PROBES:
         print(f"usage: python -m tokdrill.bench.probes {{{','.join(PROBES)}}} JSON", file=sys.stderr)
         return 2
-    result = asyncio.run(PROBES[argv[0]](json.loads(argv[1])))
+    result: dict[str, Any] = asyncio.run(run_probe(PROBES[argv[0]], json.loads(argv[1])))
     print(json.dumps(result))
     return 0
 

@@ -17,9 +17,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from textual import events
+from textual.document._syntax_aware_document import SyntaxAwareDocument
 from textual.message import Message
 from textual.reactive import reactive
-from textual.document._syntax_aware_document import SyntaxAwareDocument
 from textual.widgets import TextArea
 
 from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point
