@@ -6,6 +6,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property-based tests (hypothesis) run a few hundred examples each; a longer run sets
+# TOKDRILL_FUZZ_EXAMPLES higher (e.g. 1000 before a release). Tests that state their own
+# max_examples keep it.
+FUZZ_EXAMPLES = int(os.environ.get("TOKDRILL_FUZZ_EXAMPLES", "200"))
+settings.register_profile("tokdrill", max_examples=FUZZ_EXAMPLES)
+settings.load_profile("tokdrill")
 
 # Checks against the texts the content was researched from need those texts, which live outside
 # the repository: .ci/run points TOKDRILL_SOURCE_TEXTS at them when they are present.

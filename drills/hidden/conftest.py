@@ -20,6 +20,9 @@ the first test that asks for it, against whatever ``reference_impl`` is loaded a
 
 from __future__ import annotations
 
+import gc
+import resource
+import signal
 import types
 from collections.abc import Callable, Iterable
 from typing import TypeVar, cast
@@ -84,6 +87,55 @@ def check_returns(value: T, kind: type | tuple[type, ...], call: str, items: typ
 def returns() -> Callable[..., object]:
     """``returns(value, tuple, "merge_pair(...)")``: see :func:`check_returns`."""
     return check_returns
+
+
+def _cpu_clock() -> float:
+    """CPU seconds used by this process, from getrusage (microsecond steps everywhere; under an
+    RLIMIT_CPU limit, as in the sandbox, time.process_time() only moves at scheduler ticks)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class _OverBudget(BaseException):
+    """Raised inside the submission when it uses up its CPU allowance."""
+
+
+def _cpu_seconds(run: Callable[[], object], cap: float | None = None) -> float:
+    """CPU time of ``run()`` (garbage collector paused); with ``cap``, stop it after ``cap`` CPU seconds."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise _OverBudget
+
+    gc.collect()
+    gc.disable()
+    previous: object = None
+    capped = False
+    if cap is not None:
+        try:
+            previous = signal.signal(signal.SIGPROF, stop)
+            signal.setitimer(signal.ITIMER_PROF, cap)
+            capped = True
+        except (ValueError, OSError, AttributeError):
+            pass  # not the main thread, or no interval timers here: measure without a cap
+    start = _cpu_clock()
+    try:
+        run()
+    except _OverBudget:
+        pass
+    finally:
+        spent = _cpu_clock() - start
+        if capped:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)  # type: ignore[arg-type]
+        gc.enable()
+    return spent
+
+
+@pytest.fixture(scope="session")
+def cpu_seconds() -> Callable[..., float]:
+    """``cpu_seconds(run, cap=None)``: the CPU time ``run()`` takes, stopped after ``cap`` seconds
+    (for the drills with a time budget; CPU time, so a loaded machine does not fail a fast answer)."""
+    return _cpu_seconds
 
 
 @pytest.fixture(scope="session")

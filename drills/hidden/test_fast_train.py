@@ -10,10 +10,7 @@ hundred times slower there, and taking max() over all pair counts for each merge
 
 from __future__ import annotations
 
-import gc
 import random
-import resource
-import signal
 import string
 
 import pytest
@@ -43,47 +40,6 @@ def check(impl, word_freqs: dict, num_merges: int, expected: list[tuple[str, str
     assert got == expected, (
         f"{rule}\nlearn_merges_fast({word_freqs}, {num_merges})\nexpected {expected}\ngot      {got}"
     )
-
-
-def cpu_clock() -> float:
-    """CPU seconds used by this process, from getrusage (microsecond steps everywhere; under an
-    RLIMIT_CPU limit, as in the sandbox, time.process_time() only moves at scheduler ticks)."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-class OverBudget(BaseException):
-    """Raised inside the submission when it uses up its CPU allowance."""
-
-
-def cpu_seconds(run, cap: float | None = None) -> float:
-    """CPU time of ``run()`` (garbage collector paused); with ``cap``, stop it after ``cap`` CPU seconds."""
-
-    def stop(signum, frame):
-        raise OverBudget
-
-    gc.collect()
-    gc.disable()
-    capped = False
-    if cap is not None:
-        try:
-            previous = signal.signal(signal.SIGPROF, stop)
-            signal.setitimer(signal.ITIMER_PROF, cap)
-            capped = True
-        except (ValueError, OSError, AttributeError):
-            pass  # not the main thread, or no interval timers here: measure without a cap
-    start = cpu_clock()
-    try:
-        run()
-    except OverBudget:
-        pass
-    finally:
-        spent = cpu_clock() - start
-        if capped:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.signal(signal.SIGPROF, previous)
-        gc.enable()
-    return spent
 
 
 # ---------------------------------------------------------------- the rules, one small case each
@@ -196,7 +152,7 @@ def test_random_corpora_match_the_plain_loop(impl, reference_cases):
 
 
 @pytest.mark.concept("bpe-complexity")
-def test_big_corpus_trains_incrementally(impl, ref, reference_cases):
+def test_big_corpus_trains_incrementally(impl, ref, reference_cases, cpu_seconds):
     expected = reference_cases(big_case)
     corpus = big_corpus()
     reference = min(cpu_seconds(lambda: ref.learn_merges_fast(dict(corpus), 1500)) for _ in range(3))

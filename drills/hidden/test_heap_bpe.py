@@ -10,10 +10,7 @@ times slower.
 
 from __future__ import annotations
 
-import gc
 import random
-import resource
-import signal
 
 import pytest
 
@@ -63,47 +60,6 @@ def plain_encode(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
             return [ranks[p] for p in parts]
         _, i = min(ranked)
         parts[i : i + 2] = [parts[i] + parts[i + 1]]
-
-
-def cpu_clock() -> float:
-    """CPU seconds used by this process, from getrusage (microsecond steps everywhere; under an
-    RLIMIT_CPU limit, as in the sandbox, time.process_time() only moves at scheduler ticks)."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-class OverBudget(BaseException):
-    """Raised inside the submission when it uses up its CPU allowance."""
-
-
-def cpu_seconds(run, cap: float | None = None) -> float:
-    """CPU time of ``run()`` (garbage collector paused); with ``cap``, stop it after ``cap`` CPU seconds."""
-
-    def stop(signum, frame):
-        raise OverBudget
-
-    gc.collect()
-    gc.disable()
-    capped = False
-    if cap is not None:
-        try:
-            previous = signal.signal(signal.SIGPROF, stop)
-            signal.setitimer(signal.ITIMER_PROF, cap)
-            capped = True
-        except (ValueError, OSError, AttributeError):
-            pass  # not the main thread, or no interval timers here: measure without a cap
-    start = cpu_clock()
-    try:
-        run()
-    except OverBudget:
-        pass
-    finally:
-        spent = cpu_clock() - start
-        if capped:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.signal(signal.SIGPROF, previous)
-        gc.enable()
-    return spent
 
 
 # ---------------------------------------------------------------- cases built from the reference
@@ -278,7 +234,7 @@ def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases):
 
 
 @pytest.mark.concept("bpe-complexity")
-def test_long_piece_takes_n_log_n_time(impl, ref, reference_cases):
+def test_long_piece_takes_n_log_n_time(impl, ref, reference_cases, cpu_seconds):
     piece, expected = reference_cases(long_piece_case)
     ranks = cl100k_ranks()
     reference = min(cpu_seconds(lambda: [ref.heap_encode_piece(piece, ranks) for _ in range(REPEAT)]) for _ in range(3))

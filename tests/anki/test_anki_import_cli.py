@@ -183,8 +183,8 @@ def _python_for(user_visible: Path) -> tuple[list[str], dict[str, str]]:
         probe = (
             "import sys, importlib\n"
             "for m in ('tokdrill.cli.import_anki_cmd', 'tokdrill.anki.importer', 'tokdrill.anki.export', "
-            "'tokdrill.content.reading', 'tokdrill.content.loader', 'genanki', 'zstandard', 'platformdirs', "
-            "'pygments.lexers.python', 'pygments.formatters.html', 'yaml', 'reference_impl', "
+            "'tokdrill.content.yaml_reading', 'tokdrill.content.loader', 'genanki', 'zstandard', 'platformdirs', "
+            "'pygments.lexers.python', 'pygments.formatters.html', 'yaml', 'reference_impl', 'snowballstemmer', "
             "'tokdrill.cli.list_cmd', 'tokdrill.cli.export_anki_cmd'):\n"
             "    importlib.import_module(m)\n"
             "print('\\n'.join(sorted({getattr(m, '__file__', None) or '' for m in sys.modules.values()})))\n"

@@ -201,6 +201,7 @@ def test_watch_shows_the_sandbox_note_only_once(tmp_path):
         for _ in range(2):
             while True:
                 line = proc.stdout.readline()
+                assert line, f"check --watch ended early (exit {proc.wait(timeout=30)}): {''.join(lines)}"
                 lines.append(line)
                 if line.startswith("watching for changes"):
                     break
@@ -223,6 +224,7 @@ def test_user_content_concepts_are_reported_and_collection_warnings_stay_quiet(t
     (tmp_path / "drills" / "mine.yaml").write_text(
         (CONTENT / "drills" / "tiny-pairs.yaml").read_text().replace("id: tiny-pairs", "id: my-pairs")
     )
+    (tmp_path / "concepts.yaml").write_text((CONTENT / "concepts.yaml").read_text())
     (hidden / "conftest.py").write_text(
         "import pytest\n\n@pytest.fixture\ndef impl(request):\n"
         "    return request.config.pluginmanager.get_plugin('tokdrill-submission').module\n"

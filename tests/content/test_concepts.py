@@ -14,10 +14,10 @@ from tokdrill.content.hidden_tests import read_hidden_test_file
 
 VOCABULARY = """\
 concepts:
-  - id: merge-order
+  - id: my-merge-order
     title: Merges apply in rank order
     lesson: Replay merges in the order they were learned, never by frequency.
-  - id: tie-break
+  - id: my-tie-break
     title: Ties go to the larger pair
     lesson: When counts tie, the pair that sorts last wins.
 """
@@ -26,10 +26,10 @@ HIDDEN = """\
 import pytest
 from pytest import mark
 
-pytestmark = [pytest.mark.slow, pytest.mark.concept("tie-break")]
+pytestmark = [pytest.mark.slow, pytest.mark.concept("my-tie-break")]
 
 
-@pytest.mark.concept("merge-order")
+@pytest.mark.concept("my-merge-order")
 @pytest.mark.parametrize("n", [1, 2])
 def test_rank_order(impl, n):
     assert impl
@@ -43,15 +43,15 @@ def helper_not_a_test():
     pass
 
 
-@mark.concept("merge-order")
+@mark.concept("my-merge-order")
 class TestGroup:
-    pytestmark = pytest.mark.concept("tie-break")
+    pytestmark = pytest.mark.concept("my-tie-break")
 
     def test_inside(self, impl):
         assert impl
 
     class TestNested:
-        @pytest.mark.concept("merge-order", "tie-break")
+        @pytest.mark.concept("my-merge-order", "my-tie-break")
         async def test_deep(self, impl):
             assert impl
 
@@ -82,8 +82,8 @@ def vocabulary(content_dir: Path) -> Path:
 def test_a_concept_file_gives_the_library_its_vocabulary(vocabulary: Path) -> None:
     library = load_only(vocabulary)
     assert library.errors == ()
-    assert list(library.concepts) == ["merge-order", "tie-break"]
-    concept = library.concept("tie-break")
+    assert list(library.concepts) == ["my-merge-order", "my-tie-break"]
+    concept = library.concept("my-tie-break")
     assert concept.title == "Ties go to the larger pair" and concept.lesson.startswith("When counts tie")
     assert str(concept.origin) == f"{vocabulary}:5"
     with pytest.raises(KeyError, match="no concept with id 'nope'"):
@@ -96,8 +96,8 @@ def test_a_concept_file_gives_the_library_its_vocabulary(vocabulary: Path) -> No
         ("concepts:\n  - id: a\n    title: A\n", 2, "concepts[0].lesson", "missing required key"),
         ("concepts:\n  - id: Bad Id\n    title: A\n    lesson: L.\n", 2, "concepts[0].id", "not a valid id"),
         ("concepts:\n  - id: a\n    title: A\n    lesson: L.\n    extra: 1\n", 5, "concepts[0].extra", "unknown key"),
-        ("concepts: merge-order\n", 1, "concepts", "expected a list"),
-        ("concepts:\n  - merge-order\n", 2, "concepts[0]", "expected a mapping"),
+        ("concepts: my-merge-order\n", 1, "concepts", "expected a list"),
+        ("concepts:\n  - my-merge-order\n", 2, "concepts[0]", "expected a mapping"),
         ("title: x\nconcepts:\n  - id: a\n    title: A\n    lesson: L.\n", 1, "title", "unknown key"),
     ],
 )
@@ -113,28 +113,30 @@ def test_each_concept_file_mistake_names_file_line_and_field(
 
 def test_a_concept_defined_twice_keeps_the_first_and_names_both(content_dir: Path, vocabulary: Path) -> None:
     (content_dir / "more.yaml").write_text(
-        "concepts:\n  - id: merge-order\n    title: Again\n    lesson: L.\n  - id: extra\n    title: E\n    lesson: L.\n",
+        "concepts:\n  - id: my-merge-order\n    title: Again\n    lesson: L.\n  - id: extra\n    title: E\n    lesson: L.\n",
         encoding="utf-8",
     )
     library = load_only(vocabulary, content_dir / "more.yaml")
     assert [(e.path.name, e.line, e.field) for e in library.errors] == [("more.yaml", 2, "concepts[0].id")]
     assert f"{vocabulary}:2" in library.errors[0].message
-    assert library.concept("merge-order").title == "Merges apply in rank order"
+    assert library.concept("my-merge-order").title == "Merges apply in rank order"
     assert "extra" in library.concepts
 
 
 def test_cards_name_known_concepts_and_an_unknown_one_drops_only_its_card(content_dir: Path, vocabulary: Path) -> None:
     deck = content_dir / "deck.yaml"
-    deck.write_text(concept_deck("[merge-order, tie-break]", "[merge-order, no-such-thing]", "[]"), encoding="utf-8")
+    deck.write_text(
+        concept_deck("[my-merge-order, my-tie-break]", "[my-merge-order, no-such-thing]", "[]"), encoding="utf-8"
+    )
     library = load_only(content_dir)
     assert [str(e) for e in library.errors] == [
         f"{deck}:13: cards[1].concepts[1]: unknown concept 'no-such-thing' "
         "(define it in a concept file such as questions/concepts.yaml)"
     ]
-    assert library.card("c0").concepts == ("merge-order", "tie-break")
+    assert library.card("c0").concepts == ("my-merge-order", "my-tie-break")
     assert library.card("c2").concepts == ()
     assert "c1" not in {c.id for c in library.all_cards()}
-    assert [c.id for c in library.cards_teaching("merge-order")] == ["c0"]
+    assert [c.id for c in library.cards_teaching("my-merge-order")] == ["c0"]
 
 
 def test_a_card_may_use_a_concept_from_a_file_loaded_after_it(content_dir: Path) -> None:
@@ -150,8 +152,8 @@ def test_a_card_may_use_a_concept_from_a_file_loaded_after_it(content_dir: Path)
     ("concepts", "field", "phrase"),
     [
         ("[Merge Order]", "cards[0].concepts[0]", "not a valid id"),
-        ("[merge-order, merge-order]", "cards[0].concepts[1]", "listed twice"),
-        ("merge-order", "cards[0].concepts", "expected a list"),
+        ("[my-merge-order, my-merge-order]", "cards[0].concepts[1]", "listed twice"),
+        ("my-merge-order", "cards[0].concepts", "expected a list"),
     ],
 )
 def test_a_malformed_card_concept_list_is_reported(
@@ -170,13 +172,13 @@ def test_hidden_test_markers_are_read_without_importing_the_file(tmp_path: Path)
     assert scan.errors == ()
     found = {test.name: [c for c, _ in test.concepts] for test in scan.tests}
     assert found == {
-        "test_marks.py::test_rank_order": ["tie-break", "merge-order"],
-        "test_marks.py::test_only_module_marks": ["tie-break"],
-        "test_marks.py::TestGroup::test_inside": ["tie-break", "merge-order"],
-        "test_marks.py::TestGroup::TestNested::test_deep": ["tie-break", "merge-order"],
+        "test_marks.py::test_rank_order": ["my-tie-break", "my-merge-order"],
+        "test_marks.py::test_only_module_marks": ["my-tie-break"],
+        "test_marks.py::TestGroup::test_inside": ["my-tie-break", "my-merge-order"],
+        "test_marks.py::TestGroup::TestNested::test_deep": ["my-tie-break", "my-merge-order"],
     }
     rank_order = next(t for t in scan.tests if t.name.endswith("test_rank_order"))
-    assert rank_order.concepts == (("tie-break", 5), ("merge-order", 8))
+    assert rank_order.concepts == (("my-tie-break", 5), ("my-merge-order", 8))
 
 
 @pytest.mark.parametrize(
@@ -206,17 +208,17 @@ def test_a_drill_knows_which_concepts_each_hidden_test_checks(content_dir: Path,
     library = load_only(content_dir)
     assert library.errors == ()
     drill = library.drill("marked")
-    assert drill.concepts_of("test_user_drill.py::test_rank_order[2]") == ("tie-break", "merge-order")
-    assert drill.concepts_of("test_user_drill.py::TestGroup::test_inside") == ("tie-break", "merge-order")
+    assert drill.concepts_of("test_user_drill.py::test_rank_order[2]") == ("my-tie-break", "my-merge-order")
+    assert drill.concepts_of("test_user_drill.py::TestGroup::test_inside") == ("my-tie-break", "my-merge-order")
     assert drill.concepts_of("test_user_drill.py::test_unknown") == ()
-    assert drill.concepts == ("tie-break", "merge-order")
-    assert [d.id for d in library.drills_checking("tie-break")] == ["marked"]
+    assert drill.concepts == ("my-tie-break", "my-merge-order")
+    assert [d.id for d in library.drills_checking("my-tie-break")] == ["marked"]
 
 
 def test_an_unknown_marker_concept_is_reported_once_at_the_decorator(content_dir: Path, vocabulary: Path) -> None:
     test_file = content_dir / "hidden" / "test_user_drill.py"
     test_file.write_text(
-        'import pytest\n\n\n@pytest.mark.concept("merge-order", "made-up")\ndef test_a(impl):\n    assert impl\n',
+        'import pytest\n\n\n@pytest.mark.concept("my-merge-order", "made-up")\ndef test_a(impl):\n    assert impl\n',
         encoding="utf-8",
     )
     (content_dir / "d1.yaml").write_text(drill_yaml("first"), encoding="utf-8")
@@ -235,33 +237,34 @@ def test_an_unknown_marker_concept_is_reported_once_at_the_decorator(content_dir
 
 def test_untaught_and_untested_concepts(content_dir: Path, vocabulary: Path) -> None:
     (content_dir / "hidden" / "test_user_drill.py").write_text(
-        'import pytest\n\n\n@pytest.mark.concept("tie-break")\ndef test_a(impl):\n    assert impl\n', encoding="utf-8"
+        'import pytest\n\n\n@pytest.mark.concept("my-tie-break")\ndef test_a(impl):\n    assert impl\n',
+        encoding="utf-8",
     )
     (content_dir / "d.yaml").write_text(drill_yaml("d"), encoding="utf-8")
-    (content_dir / "deck.yaml").write_text(concept_deck("[merge-order]"), encoding="utf-8")
+    (content_dir / "deck.yaml").write_text(concept_deck("[my-merge-order]"), encoding="utf-8")
     library = load_only(content_dir)
     assert library.errors == ()
-    assert [c.id for c in library.untaught_concepts()] == ["tie-break"]
-    assert [c.id for c in library.untested_concepts()] == ["merge-order"]
+    assert [c.id for c in library.untaught_concepts()] == ["my-tie-break"]
+    assert [c.id for c in library.untested_concepts()] == ["my-merge-order"]
 
 
 def test_validate_notes_untaught_and_untested_concepts_without_failing(
     content_dir: Path, vocabulary: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (content_dir / "deck.yaml").write_text(concept_deck("[merge-order]"), encoding="utf-8")
+    (content_dir / "deck.yaml").write_text(concept_deck("[my-merge-order]"), encoding="utf-8")
     assert main(["validate", str(content_dir)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "ok: 2 file(s), 0 drill(s), 1 deck(s), 1 card(s), 2 concept(s)"
     assert lines[1:] == [
-        f"{vocabulary}:5: tie-break: note: no card teaches it",
-        f"{vocabulary}:2: merge-order: note: no hidden test checks it",
-        f"{vocabulary}:5: tie-break: note: no hidden test checks it",
+        f"{vocabulary}:5: my-tie-break: note: no card teaches it",
+        f"{vocabulary}:2: my-merge-order: note: no hidden test checks it",
+        f"{vocabulary}:5: my-tie-break: note: no hidden test checks it",
     ]
     assert main(["validate", "--json", str(content_dir)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["valid"] is True and document["concepts"] == 2
-    assert document["untaught_concepts"] == ["tie-break"]
-    assert document["untested_concepts"] == ["merge-order", "tie-break"]
+    assert document["untaught_concepts"] == ["my-tie-break"]
+    assert document["untested_concepts"] == ["my-merge-order", "my-tie-break"]
 
 
 def test_validate_rejects_an_unknown_card_concept(content_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -277,13 +280,13 @@ def test_hidden_test_readings_are_cached_and_refreshed_on_edit(
     real = loader._read_hidden
     monkeypatch.setattr(loader, "_read_hidden", lambda path: reads.append(path) or real(path))
     test_file = content_dir / "hidden" / "test_user_drill.py"
-    test_file.write_text('import pytest\n@pytest.mark.concept("tie-break")\ndef test_a(impl): pass\n', "utf-8")
+    test_file.write_text('import pytest\n@pytest.mark.concept("my-tie-break")\ndef test_a(impl): pass\n', "utf-8")
     (content_dir / "d.yaml").write_text(drill_yaml("d"), encoding="utf-8")
     cache = tmp_path / "cache"
     first = loader.load_library([content_dir], include_shipped=False, cache_dir=cache)
-    assert first.drill("d").concepts == ("tie-break",) and len(reads) == 1
+    assert first.drill("d").concepts == ("my-tie-break",) and len(reads) == 1
     second = loader.load_library([content_dir], include_shipped=False, cache_dir=cache)
     assert second == first and len(reads) == 1
-    test_file.write_text('import pytest\n@pytest.mark.concept("merge-order")\ndef test_a(impl): pass\n', "utf-8")
+    test_file.write_text('import pytest\n@pytest.mark.concept("my-merge-order")\ndef test_a(impl): pass\n', "utf-8")
     third = loader.load_library([content_dir], include_shipped=False, cache_dir=cache)
-    assert third.drill("d").concepts == ("merge-order",) and len(reads) == 2
+    assert third.drill("d").concepts == ("my-merge-order",) and len(reads) == 2

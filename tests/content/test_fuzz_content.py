@@ -2,13 +2,12 @@
 written; mutated content, arbitrary bytes and mutated hidden tests never raise, never hang, name
 file:line: field for every problem, and never hide a valid file loaded beside them.
 
-Examples per property: ``TOKDRILL_FUZZ_EXAMPLES`` (default 300); a longer run sets it higher.
+Examples per property: ``TOKDRILL_FUZZ_EXAMPLES`` (see tests/conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 import threading
 from collections.abc import Callable
@@ -24,9 +23,7 @@ from tokdrill.content.hidden_tests import read_hidden_test_file
 from tokdrill.content.loader import load_library
 from tokdrill.content.model import ContentError, Library
 
-EXAMPLES = int(os.environ.get("TOKDRILL_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(
-    max_examples=EXAMPLES,
     deadline=None,  # the machine may be loaded: hangs are caught by HANG_SECONDS instead
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )

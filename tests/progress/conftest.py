@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 from factories import T0
 from faults import hold_lock
-from hypothesis import settings
 
 from tokdrill.clock import FixedClock
 from tokdrill.progress.store import Store
@@ -39,10 +37,3 @@ def locked(db_path: Path) -> Iterator[subprocess.Popen[str]]:
     if not db_path.exists():
         Store.open(db_path).close()
     yield from hold_lock(db_path)
-
-
-# Hypothesis profiles for the fuzzing properties: a few hundred examples by default, more with
-# TOKDRILL_HYPOTHESIS_PROFILE=long (e.g. before a release).
-settings.register_profile("default", max_examples=200)
-settings.register_profile("long", max_examples=1000)
-settings.load_profile(os.environ.get("TOKDRILL_HYPOTHESIS_PROFILE", "default"))

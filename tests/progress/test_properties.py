@@ -3,8 +3,7 @@ exports (valid and mutated) and damaged databases (bit flips, truncation, cells 
 random values). Properties: no traceback, no hang, a refusal changes nothing, and anything
 accepted leaves stats, export and the app's start working.
 
-Examples per property: the ``TOKDRILL_HYPOTHESIS_PROFILE`` environment variable picks a profile
-(``default``: 200; ``long``: 1000), see conftest.py.
+Examples per property: ``TOKDRILL_FUZZ_EXAMPLES`` (see tests/conftest.py).
 """
 
 from __future__ import annotations

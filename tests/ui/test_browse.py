@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 from textual.widgets import DataTable, Input
-from ui_helpers import SMALL
+from ui_helpers import SMALL, settle
 
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.browse import BrowseScreen
@@ -70,11 +70,12 @@ async def test_a_burst_of_keys_right_after_opening_browse_keeps_the_whole_query(
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         burst(app, [opener, *"unicode"])
-        await pilot.pause(0.3)
+        await settle(
+            pilot, lambda: isinstance(app.screen, BrowseScreen) and app.screen.query_one(Input).value == "unicode"
+        )
+        await pilot.pause()
         screen = app.screen
         assert isinstance(screen, BrowseScreen)
-        assert screen.query_one(Input).value == "unicode"
         assert next(k.value for k in screen.query_one(DataTable).rows) == "drill:bytes-to-unicode"
         burst(app, list("x"))
-        await pilot.pause(0.3)
-        assert screen.query_one(Input).value == "unicodex"
+        await settle(pilot, lambda: screen.query_one(Input).value == "unicodex")

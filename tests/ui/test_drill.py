@@ -3,10 +3,10 @@ the clock, drafts, leaving, giving up and opening another drill."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 from textual.pilot import Pilot
 from ui_helpers import SIZE, SMALL, load, start_drill, submit
 
@@ -389,9 +389,10 @@ async def test_references_show_under_the_prompt_and_under_the_answer(
     (extra / "hidden").mkdir(parents=True)
     (extra / "cited.yaml").write_text(CITED_DECK)
     shipped = Path(__file__).resolve().parents[2] / "drills"
-    drill = (shipped / "bytes-to-unicode.yaml").read_text().replace("id: bytes-to-unicode", "id: cited-drill")
-    drill += textwrap.dedent(CITED_DECK[CITED_DECK.index("    references:") :])
-    (extra / "cited-drill.yaml").write_text(drill)
+    drill = yaml.safe_load((shipped / "bytes-to-unicode.yaml").read_text())
+    drill["id"] = "cited-drill"
+    drill["references"] = yaml.safe_load(CITED_DECK)["cards"][0]["references"]
+    (extra / "cited-drill.yaml").write_text(yaml.safe_dump(drill, sort_keys=False))
     (extra / "hidden" / "test_bytes_to_unicode.py").write_text(
         (shipped / "hidden" / "test_bytes_to_unicode.py").read_text()
     )

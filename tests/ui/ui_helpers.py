@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 from textual.app import App
 from textual.pilot import Pilot
@@ -14,6 +15,16 @@ from tokdrill.ui.screens.drill import DrillScreen
 
 SIZE = (120, 40)
 SMALL = (80, 24)
+
+
+async def settle(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Let the app process messages until ``ready()`` holds (a loaded machine may take a while);
+    fail if it never does."""
+    for _ in range(int(seconds / 0.05)):
+        if ready():
+            return
+        await pilot.pause(0.05)
+    assert ready(), "the app never reached the expected state"
 
 
 async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:

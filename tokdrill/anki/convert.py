@@ -29,7 +29,7 @@ from tokdrill.anki.keyphrases import MAX_POINTS, MIN_POINTS, derive_key_points
 from tokdrill.anki.notes import AnkiNote
 from tokdrill.anki.tomarkdown import PLACEHOLDER, html_to_markdown, parse_html, visible_text
 from tokdrill.content import FollowUp, Reference
-from tokdrill.content.fields import ID_PATTERN
+from tokdrill.content.schema.fields import ID_PATTERN
 
 SKIPPED_FIELDS = frozenset({"add reverse"})
 """Fields that switch Anki features on rather than hold text (Basic (optional reversed card))."""

@@ -21,6 +21,7 @@ from bs4.element import NavigableString
 from markdownify import ATX, BACKSLASH, MarkdownConverter
 
 from tokdrill.anki.render import markdown_to_html
+from tokdrill.content.yaml_reading import UNSAFE_TEXT
 
 _SOUND = re.compile(r"\[sound:([^\]]+)\]")
 _MEDIA_TAGS = {
@@ -165,8 +166,9 @@ def visible_text(html_or_soup: str | BeautifulSoup) -> str:
 
 def html_to_markdown(html: str) -> Converted:
     """Convert one field. Media become placeholders (listed in ``media``); ``exact`` is False
-    when even the fully escaped Markdown does not show the field's text unchanged."""
-    soup = parse_html(html)
+    when even the fully escaped Markdown does not show the field's text unchanged. Control
+    characters, which content text may not hold and a browser does not show, are dropped."""
+    soup = parse_html(UNSAFE_TEXT.sub("", html))
     for tag in soup.find_all(_DROPPED_TAGS):
         tag.decompose()
     media = replace_media(soup)

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from tokdrill.anki.notes import AnkiFileError
     from tokdrill.clock import SystemClock
     from tokdrill.content import load_library
-    from tokdrill.content.fields import ID_PATTERN
+    from tokdrill.content.schema.fields import ID_PATTERN
 
     if not ID_PATTERN.fullmatch(args.deck):
         return _fail(f"--deck {args.deck!r} is not a valid id: use only lowercase letters, digits and '-'", EXIT_USAGE)

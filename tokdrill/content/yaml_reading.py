@@ -25,7 +25,8 @@ from tokdrill.content.model import ContentError
 
 MAX_DEPTH = 64
 """How deeply collections may nest; content needs a handful of levels."""
-_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+UNSAFE_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Characters content text may not hold: C0/C1 controls (bar tab and line breaks) and lone surrogates."""
 _UNSAFE_MESSAGE = "holds a control character or an unpaired surrogate (from an escape such as \\e or \\x1b)"
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -199,7 +200,7 @@ class _Walker:
                 mapping.broken = True
                 continue
             entry = key_node.value
-            if key_node.style == '"' and _UNSAFE.search(entry):
+            if key_node.style == '"' and UNSAFE_TEXT.search(entry):
                 self.error(key_line, field or "key", f"key {_short(entry)} {_UNSAFE_MESSAGE}")
                 mapping.broken = True
                 continue
@@ -239,7 +240,7 @@ class _Walker:
 
     def _quoted(self, node: Node, parent: str, name: str | int) -> YamlValue:
         value: str = node.value
-        if _UNSAFE.search(value) is None:
+        if UNSAFE_TEXT.search(value) is None:
             return value
         self.error(node.start_mark.line + 1, _join(parent, name) or "yaml", f"text {_UNSAFE_MESSAGE}")
         return INVALID

@@ -68,27 +68,29 @@ def summary_style(verdict: Verdict) -> Style:
 
 
 def verdict_spans(
-    verdict: Verdict, *, with_notice: bool = True, message_lines: int = MESSAGE_LINES, failures_first: bool = False
+    verdict: Verdict, *, with_notice: bool = True, message_lines: int = MESSAGE_LINES, compact: bool = False
 ) -> list[Span]:
     """Everything but the summary line, top to bottom; each span ends its own line(s).
 
-    With ``failures_first`` the failing tests come before the passing ones and each message shows
-    its assertion lines (pytest's ``E`` lines) before where it failed, so a short panel shows the
-    cause first.
+    ``compact`` is the layout for a small panel: the failing tests come before the passing ones,
+    each message shows its assertion lines (pytest's ``E`` lines) before where it failed, and
+    test names leave out their file when every test comes from one file.
     """
     spans: list[Span] = []
     not_run = 0
-    tests = sorted(verdict.tests, key=lambda t: t.outcome == "passed") if failures_first else verdict.tests
+    tests = sorted(verdict.tests, key=lambda t: t.outcome == "passed") if compact else verdict.tests
+    one_file = len({t.name.partition("::")[0] for t in verdict.tests}) == 1
     for test in tests:
+        name = (test.name.partition("::")[2] or test.name) if compact and one_file else test.name
         spans.append(
             Span(f"{MARKS.get(test.outcome, test.outcome.upper()):>7}  ", MARK_STYLES.get(test.outcome, "fail"))
         )
-        spans.append(Span(printable(test.name) + "\n"))
+        spans.append(Span(printable(name) + "\n"))
         if test.message.startswith("not run: ") and verdict.problem:
             not_run += 1  # the reason is the problem shown below; say it once
         elif test.outcome != "passed" and test.message:
             lines = printable(test.message).splitlines()
-            if failures_first:
+            if compact:
                 lines = [line for line in lines if line.startswith("E ")] + [
                     line for line in lines if not line.startswith("E ")
                 ]

@@ -27,6 +27,10 @@ from tokdrill.progress.store import Store, backup_copy, decode_setting
 MAX_RESTARTS = 2000
 """How many times one table's scan may resume past a damaged spot before giving up on the rest."""
 
+_UNREADABLE = (sqlite3.Error, UnicodeDecodeError)
+"""What reading a damaged file raises: SQLite's errors, and a UnicodeDecodeError when SQLite's
+message quotes damaged schema bytes."""
+
 
 @dataclass
 class Salvage:
@@ -69,14 +73,14 @@ def _rows(conn: sqlite3.Connection, table: str, problems: list[str]) -> tuple[li
                 last = int(row[0])
                 out.append(tuple(row[1:]))
             return out, hits
-        except sqlite3.Error as exc:
+        except _UNREADABLE as exc:
             hits += 1
             restarts += 1
             if hits == 1:
                 problems.append(f"{table}: {exc}")
             try:  # jump past the damaged spot: the next rowid SQLite can still find
                 nxt = conn.execute(f"SELECT min(rowid) FROM {table} WHERE rowid > ?", (last + 1,)).fetchone()[0]
-            except sqlite3.Error:
+            except _UNREADABLE:
                 nxt = None
             if nxt is None or int(nxt) <= last:
                 last += 1
@@ -106,7 +110,7 @@ def salvage(path: Path, clock: Clock | None = None) -> Salvage:
     try:
         conn = sqlite3.connect(copy, isolation_level=None)
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error as exc:
+    except _UNREADABLE as exc:
         result.problems.append(f"{path}: {exc}")
         result.lost["file"] = 1
         return result
@@ -115,7 +119,7 @@ def salvage(path: Path, clock: Clock | None = None) -> Salvage:
             for table in (*TABLES, "settings"):
                 try:
                     rows, hits = _rows(conn, table, result.problems)
-                except sqlite3.Error as exc:  # the table itself is gone
+                except _UNREADABLE as exc:  # the table itself is gone
                     result.problems.append(f"{table}: {exc}")
                     result.lost[table] += 1
                     continue

@@ -463,6 +463,8 @@ class Store:
             raise
         except RowProblem as exc:
             raise self._damaged(str(exc)) from exc
+        except UnicodeDecodeError as exc:  # SQLite quoting a damaged schema's bytes in its error
+            raise self._damaged(f"text that is not UTF-8: {exc.reason}") from exc
         except sqlite3.Error as exc:
             translated = self._translate(exc)
             if translated is None:

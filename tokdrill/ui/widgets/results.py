@@ -21,7 +21,7 @@ def verdict_text(verdict: Verdict) -> Text:
     """The verdict as :mod:`tokdrill.grading.report` lays it out: summary line, then the failing
     tests (each with its assertion first), then the passing ones."""
     out = Text(summary_line(verdict) + "\n\n", style=_STYLES[summary_style(verdict)])
-    for span in verdict_spans(verdict, with_notice=False, failures_first=True):  # the sandbox note is in Problems
+    for span in verdict_spans(verdict, with_notice=False, compact=True):  # the sandbox note is in Problems
         out.append(span.text, style=_STYLES[span.style])
     return out
 
