@@ -32,7 +32,8 @@ def test_the_fit_is_least_squares_over_noisy_points() -> None:
 
 
 @pytest.mark.parametrize(
-    ("sizes", "values"), [([1], [1.0]), ([1, 2], [1.0]), ([0, 10], [1.0, 2.0]), ([1, 10], [0.0, 2.0]), ([5, 5], [1.0, 2.0])]
+    ("sizes", "values"),
+    [([1], [1.0]), ([1, 2], [1.0]), ([0, 10], [1.0, 2.0]), ([1, 10], [0.0, 2.0]), ([5, 5], [1.0, 2.0])],
 )
 def test_the_fit_refuses_what_it_cannot_fit(sizes: list[int], values: list[float]) -> None:
     with pytest.raises(ValueError):

@@ -36,7 +36,7 @@ class FakeWorkspace(Workspace):
         samples = [float(i + 1) * grow for i in range(args.get("reps", 10))]
         if name == "verdict":
             row = {"pass": samples, "fail": [2 * s for s in samples], "grade_pass": samples, "grade_fail": samples}
-            return {d: row for d in args["drills"]}
+            return dict.fromkeys(args["drills"], row)
         if name == "screens":
             return {"stats": [100 * grow] * 3, "today": [40.0 * grow] * 3}
         if name == "typing":
