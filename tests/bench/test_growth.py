@@ -81,7 +81,7 @@ def test_without_plotext_the_table_comes_alone(monkeypatch: pytest.MonkeyPatch) 
             raise ImportError(name)
         return real(name, package)
 
-    monkeypatch.setattr(growth.importlib, "import_module", no_plotext)
+    monkeypatch.setattr(importlib, "import_module", no_plotext)
     rows = [GrowthRow("one", "cards", SIZES, [1.0, 2.0, 4.0])]
     assert growth.growth_chart(rows) == ""
     assert render_growth(rows).splitlines()[-1] == "1 of 1 figures grow at most linearly (exponent <= 1.1)"
