@@ -689,10 +689,10 @@ class Backend:
         def read() -> list[TypingPoint]:
             points = [
                 TypingPoint(a.drill_id, a.ended_at, a.wpm, a.typing_accuracy, a.corrected_errors, a.costly_keys or ())
-                for a in self._reader.attempts(mode="retype")
+                for a in self._reader.attempts(mode="retype", typed=True, limit=limit)
                 if a.wpm is not None
             ]
-            return points[:limit][::-1]
+            return points[::-1]
 
         none: list[TypingPoint] = []
         return self.progress.guarded(read, none)

@@ -158,3 +158,13 @@ def test_attempt_filters_and_best_time(store: Store) -> None:
     assert store.best_seconds("bpe-train") == 200.0
     assert store.best_seconds("bpe-train", "recall") == 500.0
     assert store.best_seconds("unigram") is None
+
+
+def test_typed_filter_reads_only_attempts_with_typing_figures_in_the_database(store: Store) -> None:
+    """The Stats screen's typing history asks the database for the newest typed attempts only,
+    rather than decoding the whole history to drop the untyped ones."""
+    for minute, wpm in enumerate([40.0, None, 50.0, None, 60.0, None]):
+        store.add_attempt(make_attempt(mode="retype", at=T0 + timedelta(minutes=minute), wpm=wpm, seconds=10 + minute))
+    typed = store.attempts(mode="retype", typed=True, limit=2)
+    assert [(a.wpm, a.active_seconds) for a in typed] == [(60.0, 14.0), (50.0, 12.0)]
+    assert len(store.attempts(mode="retype", typed=True)) == 3

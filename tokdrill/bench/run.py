@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from tokdrill.bench.figures import Figure
+from tokdrill.bench.growth import GrowthRow
 
 # group name -> module exposing figures(quick: bool) -> list[Figure]
 GROUPS: dict[str, str] = {
@@ -18,6 +19,7 @@ GROUPS: dict[str, str] = {
     "grading": "tokdrill.bench.grading",
     "store": "tokdrill.bench.store",
     "ui": "tokdrill.bench.ui",
+    "interactions": "tokdrill.bench.interactions",
 }
 
 
@@ -35,6 +37,20 @@ def run_groups(names: Sequence[str], quick: bool, log: TextIO = sys.stderr) -> t
             problems.append(f"{name}: {type(exc).__name__}: {exc}")
         print(f"bench: {name} done in {time.perf_counter() - started:.1f} s", file=log, flush=True)
     return figures, problems
+
+
+def run_growth(quick: bool, log: TextIO = sys.stderr) -> tuple[list[GrowthRow], list[str]]:
+    """The interaction figures at 1x, 10x and 100x of their data; a crash is reported, not fatal."""
+    from tokdrill.bench.interactions import growth
+
+    started = time.perf_counter()
+    print("bench: growth ...", file=log, flush=True)
+    try:
+        rows, problems = growth(quick), []
+    except Exception as exc:  # noqa: BLE001 - the figures measured before must still be shown
+        rows, problems = [], [f"growth: {type(exc).__name__}: {exc}"]
+    print(f"bench: growth done in {time.perf_counter() - started:.1f} s", file=log, flush=True)
+    return rows, problems
 
 
 def _fmt(value: float | None, unit: str = "") -> str:
@@ -63,6 +79,9 @@ def render_table(figures: Sequence[Figure], problems: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def render_json(figures: Sequence[Figure], problems: Sequence[str]) -> str:
-    """One JSON document: figures list plus any benchmark errors."""
-    return json.dumps({"figures": [f.to_json() for f in figures], "errors": list(problems)}, indent=2)
+def render_json(figures: Sequence[Figure], problems: Sequence[str], growth: Sequence[GrowthRow] | None = None) -> str:
+    """One JSON document: figures list plus any benchmark errors (and the growth rows, if measured)."""
+    document: dict[str, object] = {"figures": [f.to_json() for f in figures], "errors": list(problems)}
+    if growth is not None:
+        document["growth"] = [row.to_json() for row in growth]
+    return json.dumps(document, indent=2)

@@ -45,8 +45,8 @@ def generate_database(
     now: datetime = NOW,
     interview: date | None = None,
 ) -> None:
-    """Fill a new database with ``attempts`` attempts and ``reviews`` reviews spread over the
-    ``days`` before ``now``, plus a scheduler state per item and an interview date (default: 20
+    """Fill a new database with ``attempts`` attempts (half in retype mode, with typing figures)
+    and ``reviews`` reviews spread over the ``days`` before ``now``, plus a scheduler state per item and an interview date (default: 20
     days after ``now``).
 
     The tables, triggers (the per-drill and per-card totals) and indexes are the real schema's;
@@ -74,9 +74,10 @@ def generate_database(
             target = targets[k]
             ended = span * i / attempts
             secs = target * (0.4 + 1.2 * uniform())
+            retype = uniform() < 0.5
             yield (
                 drill_ids[k],
-                "retype" if uniform() < 0.5 else "recall",
+                "retype" if retype else "recall",
                 iso(ended - secs),
                 iso(ended),
                 secs,
@@ -86,6 +87,10 @@ def generate_database(
                 tests,
                 100 + int(uniform() * 2901),
                 0.8 + 0.2 * uniform(),
+                # typing figures, as the app records for every retype attempt
+                20 + 60 * uniform() if retype else None,
+                0.85 + 0.15 * uniform() if retype else None,
+                int(uniform() * 12) if retype else None,
             )
 
     state_text = json.dumps(from_fsrs(new_card("x", start)), sort_keys=True)
@@ -119,7 +124,8 @@ def generate_database(
             conn.execute(f'DROP INDEX "{name}"')
         conn.executemany(
             "INSERT INTO attempts (drill_id, mode, started_at, ended_at, active_seconds, target_seconds, passed, "
-            "submissions, tests, keystrokes, retype_accuracy) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "submissions, tests, keystrokes, retype_accuracy, wpm, typing_accuracy, corrected_errors) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             attempt_rows(),
         )
         conn.executemany(

@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from tokdrill.bench.figures import PYTHON, Figure, command_env, median, percentile
 
@@ -46,7 +47,8 @@ def _probe(name: str, *args: str, pycache: Path, home: str | None = None) -> dic
             shutil.rmtree(home, ignore_errors=True)
     if done.returncode != 0:
         raise RuntimeError(f"probe {name} failed: {done.stderr.strip()[-800:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def _startup_seconds(which: str, home: str) -> float:
@@ -115,7 +117,7 @@ def _figures(quick: bool, repeat: int, home: str) -> list[Figure]:
 
 
 # ------------------------------------------------------------------------------- child side
-def _minimal_app():  # type: ignore[no-untyped-def]
+def _minimal_app() -> Any:
     from textual.app import App, ComposeResult
     from textual.widgets import Footer, TextArea
 
@@ -127,7 +129,7 @@ def _minimal_app():  # type: ignore[no-untyped-def]
     return MinimalEditor()
 
 
-def _tokdrill_app():  # type: ignore[no-untyped-def]
+def _tokdrill_app() -> Any:
     from tokdrill.cli import build_parser
     from tokdrill.ui.launch import build_app
 

@@ -12,14 +12,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--only",
         action="append",
         metavar="GROUP",
-        help="measure only this group (repeatable): startup, content, grading, store, ui",
+        help="measure only this group (repeatable): startup, content, grading, store, ui, interactions",
+    )
+    parser.add_argument(
+        "--growth",
+        action="store_true",
+        help="also measure each interaction figure at 1x, 10x and 100x of its data (table, chart, exponent)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from tokdrill.bench.run import GROUPS, render_json, render_table, run_groups
+    from tokdrill.bench.growth import render_growth
+    from tokdrill.bench.run import GROUPS, render_json, render_table, run_groups, run_growth
 
     names = args.only or list(GROUPS)
     unknown = [n for n in names if n not in GROUPS]
@@ -27,5 +33,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"tokdrill bench: unknown group {', '.join(unknown)}; choose from {', '.join(GROUPS)}", file=sys.stderr)
         return 2
     figures, problems = run_groups(names, quick=args.quick)
-    print(render_json(figures, problems) if args.json else render_table(figures, problems))
+    growth = None
+    if args.growth:
+        growth, trouble = run_growth(quick=args.quick)
+        problems += trouble
+    if args.json:
+        print(render_json(figures, problems, growth))
+        return 0
+    print(render_table(figures, problems))
+    if growth is not None:
+        print()
+        print(render_growth(growth))
     return 0

@@ -610,15 +610,18 @@ class Store:
         *,
         mode: Mode | None = None,
         passed: bool | None = None,
+        typed: bool = False,
     ) -> list[Attempt]:
         """Attempts, newest first; optionally only one drill's, one mode's, only passed (or
-        failed) ones, and at most ``limit`` of them."""
+        failed) ones, only those with typing figures (``typed``), and at most ``limit`` of them."""
         sql = f"SELECT {ATTEMPT_COLUMNS} FROM attempts"
         conditions, params = [], []
         for column, value in (("drill_id", drill_id), ("mode", mode), ("passed", passed)):
             if value is not None:
                 conditions.append(f"{column} = ?")
                 params.append(int(value) if column == "passed" else value)
+        if typed:
+            conditions.append("wpm IS NOT NULL")
         if conditions:
             sql += " WHERE " + " AND ".join(conditions)
         sql += " ORDER BY ended_at DESC, id DESC"

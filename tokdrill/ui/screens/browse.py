@@ -1,4 +1,8 @@
-"""Browse every drill and card: search as you type, filter by tag, Enter opens the row."""
+"""Browse every drill and card: search as you type, filter by tag, Enter opens the row.
+
+The table measures every cell of every row it is given before it paints, so a long list
+(thousands of cards) goes in a page at a time: the first page at once, the next whenever the
+cursor comes near the end of what is loaded. A short list goes in whole."""
 
 from __future__ import annotations
 
@@ -56,6 +60,20 @@ def entries(library: Library) -> list[Entry]:
     return rows
 
 
+def add_rows(table: DataTable[str], rows: list[Entry]) -> None:
+    """Append ``rows`` to Browse's table, keyed ``kind:id``."""
+    for row in rows:
+        table.add_row(
+            row.kind,
+            shorten(row.title, TITLE_WIDTH),
+            row.group,
+            ", ".join(row.tags[:2]),
+            row.detail,
+            row.item_id,
+            key=f"{row.kind}:{row.item_id}",
+        )
+
+
 def filter_entries(rows: list[Entry], query: str, tag: str | None) -> list[Entry]:
     """Rows whose text contains every word of ``query`` and, if given, carry ``tag``."""
     words = query.lower().split()
@@ -63,6 +81,8 @@ def filter_entries(rows: list[Entry], query: str, tag: str | None) -> list[Entry
 
 
 TITLE_WIDTH = 50  # the title column, so that the deck or level fits an 80-column terminal
+WHOLE_ROWS = 300  # a list this short goes into the table whole
+PAGE_ROWS = 100  # a longer one this many rows at a time (several screenfuls)
 
 
 class BrowseScreen(Screen[None]):
@@ -74,6 +94,7 @@ class BrowseScreen(Screen[None]):
         super().__init__()
         self.backend = backend
         self._left_for_item = False
+        self.shown: list[Entry] = []  # what the search and tag select, loaded into the table or not
 
     def compose(self) -> ComposeResult:
         library = self.backend.library
@@ -97,21 +118,20 @@ class BrowseScreen(Screen[None]):
         query = self.query_one("#search", Input).value
         tag_value = self.query_one("#tag", Select).value
         tag = tag_value if isinstance(tag_value, str) else None
-        shown = filter_entries(self.rows, query, tag)
+        self.shown = shown = filter_entries(self.rows, query, tag)
         table = self.query_one(DataTable)
         table.clear()
-        for row in shown:
-            title = shorten(row.title, TITLE_WIDTH)
-            table.add_row(
-                row.kind,
-                title,
-                row.group,
-                ", ".join(row.tags[:2]),
-                row.detail,
-                row.item_id,
-                key=f"{row.kind}:{row.item_id}",
-            )
-        self.query_one("#browse-count", Static).update(f"{len(shown)} of {len(self.rows)} shown · Enter opens")
+        add_rows(table, shown if len(shown) <= WHOLE_ROWS else shown[:PAGE_ROWS])
+        self.query_one("#browse-count", Static).update(
+            f"{len(shown)} of {len(self.rows)} shown · Enter opens", layout=False
+        )
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Near the end of what is loaded of a long list: load the next page."""
+        table = event.data_table
+        loaded = table.row_count
+        if loaded < len(self.shown) and event.cursor_row >= loaded - PAGE_ROWS // 2:
+            add_rows(table, self.shown[loaded : loaded + PAGE_ROWS])
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.refill()

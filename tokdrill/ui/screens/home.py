@@ -43,6 +43,7 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.backend = backend
         self.today: Today | None = None
+        self._just_mounted = False
 
     def compose(self) -> ComposeResult:
         yield Static("[b]tokdrill[/b] · Today", id="home-title")
@@ -62,8 +63,12 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.refresh_today()
+        self._just_mounted = True
 
     def on_screen_resume(self) -> None:
+        if self._just_mounted:  # shown for the first time: on_mount has just read everything
+            self._just_mounted = False
+            return
         self.refresh_today()
 
     def refresh_today(self) -> None:

@@ -90,6 +90,7 @@ class StatsScreen(Screen[None]):
         self.backend = backend
         self.stats: Stats | None = None
         self.typing: list[TypingPoint] = []
+        self._just_mounted = False
 
     def compose(self) -> ComposeResult:
         yield Static("[b]Stats[/b] · same numbers as `tokdrill stats`", id="stats-title")
@@ -116,9 +117,13 @@ class StatsScreen(Screen[None]):
         decks = self.query_one("#deck-table", DataTable)
         decks.add_columns("deck", "seen", "reviews", "retention", "due now", "next 14 days", "")
         self.refresh_stats()
+        self._just_mounted = True
         drills.focus()
 
     def on_screen_resume(self) -> None:
+        if self._just_mounted:  # shown for the first time: on_mount has just read everything
+            self._just_mounted = False
+            return
         self.refresh_stats()
         charts = self.query_one(ChartsView)
         if charts.display:

@@ -13,12 +13,16 @@ the position the typist meant (absorbed spaces included), which the typing meter
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from textual import events
+from textual.document._syntax_aware_document import SyntaxAwareDocument
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import TextArea
+
+from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point
 
 INDENT = "    "
 
@@ -100,6 +104,25 @@ class CodeEditor(TextArea):
         self.reference_lines = None if reference is None else reference.split("\n")
         self.pending: PendingIndent | None = None
         self.set_reactive(CodeEditor.auto_indent, auto_indent)
+
+    def _build_highlight_map(self) -> None:
+        """After an edit: forget the highlights; each block of lines is looked up again when it is
+        next drawn (:mod:`tokdrill.ui.widgets.syntax_highlights`), not the whole document now."""
+        if self._highlight_query is None or not isinstance(self.document, SyntaxAwareDocument):
+            self._highlights = defaultdict(list)
+            super()._build_highlight_map()
+            return
+        self._line_cache.clear()
+        if isinstance(self._highlights, BlockHighlights):
+            self._highlights.clear()
+        else:
+            self._highlights = BlockHighlights(self._query_rows)
+
+    def _query_rows(self, start: Point, end: Point) -> dict[str, list[Node]]:
+        query, document = self._highlight_query, self.document
+        if query is None or not isinstance(document, SyntaxAwareDocument):
+            return {}
+        return document.query_syntax_tree(query, start, end)  # type: ignore[return-value]
 
     def watch_auto_indent(self, on: bool) -> None:
         if not on:

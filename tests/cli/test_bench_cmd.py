@@ -1,0 +1,60 @@
+"""`tokdrill bench`: groups by name, the growth section as a table (or in the JSON document)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tokdrill.bench import run as bench_run
+from tokdrill.bench.figures import Figure
+from tokdrill.bench.growth import GrowthRow
+from tokdrill.cli import main
+
+FIGURE = Figure("F4 to Stats painted", 120.0, "ms", "<= 150 ms", True, 90.0, "the same over an empty store")
+ROW = GrowthRow("F4 to Stats painted", "attempts + reviews", [1_000, 10_000, 100_000], [80.0, 90.0, 120.0])
+
+
+@pytest.fixture
+def measured(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
+    calls: list[tuple[str, object]] = []
+
+    def groups(names: list[str], quick: bool) -> tuple[list[Figure], list[str]]:
+        calls.append(("groups", (list(names), quick)))
+        return [FIGURE], []
+
+    def growth(quick: bool) -> tuple[list[GrowthRow], list[str]]:
+        calls.append(("growth", quick))
+        return [ROW], []
+
+    monkeypatch.setattr(bench_run, "run_groups", groups)
+    monkeypatch.setattr(bench_run, "run_growth", growth)
+    return calls
+
+
+def test_growth_prints_the_table_and_the_growth_section(
+    measured: list[tuple[str, object]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "--quick", "--only", "interactions", "--growth"]) == 0
+    out = capsys.readouterr().out
+    assert measured == [("groups", (["interactions"], True)), ("growth", True)]
+    assert "F4 to Stats painted  120 ms" in out
+    assert "1 of 1 figures meet their goal" in out
+    assert "1 of 1 figures grow at most linearly" in out
+    assert out.index("figures meet their goal") < out.index("exponent")
+
+
+def test_json_carries_the_growth_rows_only_when_asked(
+    measured: list[tuple[str, object]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "--json", "--growth", "--only", "store"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["figures"][0]["name"] == "F4 to Stats painted"
+    assert document["growth"][0]["exponent"] == pytest.approx(ROW.exponent, abs=1e-3)
+    assert main(["bench", "--json", "--only", "store"]) == 0
+    assert "growth" not in json.loads(capsys.readouterr().out)
+
+
+def test_an_unknown_group_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--only", "nonsense"]) == 2
+    assert "unknown group nonsense" in capsys.readouterr().err
