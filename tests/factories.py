@@ -6,7 +6,10 @@ import random
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
+from tokdrill.grading.verdict import TestResult as VerdictTest
+from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Attempt
 from tokdrill.progress.records import TestOutcome as TestResult
 from tokdrill.scheduling.planner import Planner
@@ -89,3 +92,36 @@ def seed_practice(
         for card_id in rng.sample(list(card_ids), k=min(len(card_ids), rng.randint(2, 6))):
             planner.review_card(card_id, rng.choices((1, 2, 3, 4), weights=(2, 1, 6, 2))[0], 8.0)
         clock.advance(days=1)
+
+
+def record_retype_pass(
+    backend: Backend,
+    clock: FixedClock,
+    seconds: float,
+    *,
+    drill_id: str = "bytes-to-unicode",
+    wpm: float | None = None,
+    accuracy: float | None = None,
+    corrected_errors: int = 3,
+    costly_keys: tuple[tuple[str, int], ...] = (("(", 2),),
+) -> None:
+    """Record a passing retype attempt of ``drill_id`` through the backend, then move the clock a
+    day on. Typing figures are stored only when ``wpm`` is given."""
+    drill = backend.library.drill(drill_id)
+    test = f"test_{drill_id.replace('-', '_')}.py::test_table"
+    verdict = Verdict(drill.id, True, (VerdictTest(test, "passed"),), 0.05)
+    backend.record_attempt(
+        drill,
+        "retype",
+        started_at=clock.now(),
+        active_seconds=seconds,
+        verdict=verdict,
+        submissions=1,
+        keystrokes=600,
+        retype_accuracy=0.98,
+        wpm=wpm,
+        typing_accuracy=accuracy,
+        corrected_errors=None if wpm is None else corrected_errors,
+        costly_keys=None if wpm is None else costly_keys,
+    )
+    clock.advance(days=1)

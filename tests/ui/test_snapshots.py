@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from factories import seed_practice
+from factories import record_retype_pass, seed_practice
 from textual.pilot import Pilot
 from textual.widgets import Markdown, TextArea
 from ui_helpers import SMALL
@@ -21,7 +21,7 @@ from ui_helpers import SMALL
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.content.model import Drill
-from tokdrill.grading.verdict import TestResult, Verdict
+from tokdrill.grading.verdict import Verdict
 from tokdrill.scheduling.planner import Planner
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.drill import DrillScreen
@@ -55,24 +55,17 @@ def snapshot_app(
         text = backend.reference(backend.library.drill(DRILL))
         backend.save_draft(DRILL, "recall", text[: len(text) // 2], 200.0)
     if history:
-        drill = backend.library.drill(DRILL)
-        verdict = Verdict(drill.id, True, (TestResult("test_bytes_to_unicode.py::test_table", "passed"),), 0.05)
         for seconds, wpm in ((420.0, 31.0), (350.0, 38.0), (300.0, 44.0)):
-            backend.record_attempt(
-                drill,
-                "retype",
-                started_at=clock.now(),
-                active_seconds=seconds,
-                verdict=verdict,
-                submissions=1,
-                keystrokes=600,
-                retype_accuracy=0.98,
+            record_retype_pass(
+                backend,
+                clock,
+                seconds,
+                drill_id=DRILL,
                 wpm=wpm,
-                typing_accuracy=0.95,
+                accuracy=0.95,
                 corrected_errors=4,
                 costly_keys=(("(", 3), ("indentation", 2)),
             )
-            clock.advance(days=1)
         for card, rating in zip(backend.review_queue(), (3, 3, 4, 1, 3, 2)):
             backend.rate_card(card, rating, 9.0)
         backend.store  # noqa: B018 - every queued write applied before the app starts

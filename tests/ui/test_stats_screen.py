@@ -3,12 +3,12 @@ typing trend of retype attempts."""
 
 from __future__ import annotations
 
+from factories import record_retype_pass
 from ui_helpers import SIZE, SMALL, screen_text
 
 from tokdrill.backend import Backend
 from tokdrill.cli.stats_cmd import render_text
 from tokdrill.clock import FixedClock, clock_text
-from tokdrill.grading.verdict import TestResult, Verdict
 from tokdrill.scheduling.stats import compute_stats
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.stats import StatsScreen
@@ -19,23 +19,7 @@ DRILL = "bytes-to-unicode"
 def record(
     backend: Backend, clock: FixedClock, seconds: float, *, wpm: float | None = None, accuracy: float | None = None
 ) -> None:
-    drill = backend.library.drill(DRILL)
-    verdict = Verdict(drill.id, True, (TestResult("test_bytes_to_unicode.py::test_table", "passed"),), 0.05)
-    backend.record_attempt(
-        drill,
-        "retype",
-        started_at=clock.now(),
-        active_seconds=seconds,
-        verdict=verdict,
-        submissions=1,
-        keystrokes=600,
-        retype_accuracy=0.98,
-        wpm=wpm,
-        typing_accuracy=accuracy,
-        corrected_errors=None if wpm is None else 3,
-        costly_keys=None if wpm is None else (("(", 2),),
-    )
-    clock.advance(days=1)
+    record_retype_pass(backend, clock, seconds, drill_id=DRILL, wpm=wpm, accuracy=accuracy)
 
 
 def test_durations_are_written_one_way() -> None:
