@@ -215,7 +215,8 @@ def open_drill(d: Drive, mode_key: str = "r") -> None:
     """Browse, search for the drill, open it and pick the mode (a draft may then be offered)."""
     d.keys("F3")
     d.wait_for("shown")
-    d.tmux("send-keys", "-t", d.session, "-l", "unicode")  # type to search
+    d.keys("/")  # into the search box first, as the footer says (keys are handled in order)
+    d.tmux("send-keys", "-t", d.session, "-l", "unicode")
     d.wait_until(lambda s: first_row(s).startswith(f"drill  {DRILL_TITLE}"), "the drill on top of Browse")
     header = next(i for i, line in enumerate(d.screen().splitlines()) if "title / question" in line)
     unfocused = d.background(header + 1)  # the first result: the cursor of a table without focus

@@ -66,3 +66,17 @@ def test_second_backup_gets_its_own_name(tmp_path: Path) -> None:
     first = _expect_refusal(path, "not a SQLite").backup
     second = _expect_refusal(path, "not a SQLite").backup
     assert first != second
+
+
+def test_a_header_that_makes_sqlite_refuse_writes_is_damage_not_a_read_only_folder(tmp_path: Path) -> None:
+    path = tmp_path / "progress.sqlite3"
+    with Store.open(path, clock=FixedClock(T0)) as store:
+        store.add_attempt(make_attempt(at=T0))
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = DELETE")  # a plain file whose header alone decides
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[18] = 3  # the file format write version: SQLite then opens the file read-only
+    path.write_bytes(bytes(data))
+    error = _expect_refusal(path, "damaged")
+    assert error.problem == "damaged"

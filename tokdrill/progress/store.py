@@ -493,6 +493,10 @@ class Store:
             f"the progress database {self.path} is damaged ({detail})", self.path, self._backup, problem="damaged"
         )
 
+    def _writable_on_disk(self) -> bool:
+        """True when this process may write the database file and create files beside it."""
+        return os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK | os.X_OK)
+
     def _translate(self, exc: sqlite3.Error) -> StoreError | None:
         name = getattr(exc, "sqlite_errorname", "") or ""
         text = str(exc)
@@ -504,6 +508,11 @@ class Store:
                 self.path,
                 problem="busy",
             )
+        readonly = name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text
+        if readonly and not self.read_only and self._writable_on_disk():
+            # the file and its folder may be written, so the refusal comes from the file itself:
+            # a header whose write version SQLite does not know (a flipped byte) is damage
+            return self._damaged(text)
         for prefix, problem in _PROBLEMS:
             if name.startswith(prefix):
                 return StoreError(
