@@ -30,6 +30,7 @@ from tokdrill.anki.notes import AnkiNote
 from tokdrill.anki.tomarkdown import PLACEHOLDER, html_to_markdown, parse_html, visible_text
 from tokdrill.content import FollowUp, Reference
 from tokdrill.content.schema.fields import ID_PATTERN
+from tokdrill.content.yaml_reading import UNSAFE_TEXT
 
 SKIPPED_FIELDS = frozenset({"add reverse"})
 """Fields that switch Anki features on rather than hold text (Basic (optional reversed card))."""
@@ -212,6 +213,7 @@ class _Converter:
         drawn = key_points is None
         if key_points is None:
             key_points = derive_key_points(answer_md, preferred)
+        key_points = tuple(UNSAFE_TEXT.sub("", point) for point in key_points)  # content text holds no controls
         self.first_seen[card_id] = note.where
         self.result.media += [(card_id, name) for name in media]
         if not exact:

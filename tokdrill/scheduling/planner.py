@@ -346,14 +346,15 @@ class Planner:
         cal = self.calendar()
         day = cal.day_of(self.clock.now())
         sql = (
-            "SELECT EXISTS (SELECT 1 FROM attempts WHERE ended_at >= ?1 AND ended_at < ?2) "
-            "OR EXISTS (SELECT 1 FROM reviews WHERE reviewed_at >= ?1 AND reviewed_at < ?2)"
+            "SELECT EXISTS (SELECT 1 FROM attempts WHERE ended_at >= :lo AND ended_at < :hi) "
+            "OR EXISTS (SELECT 1 FROM reviews WHERE reviewed_at >= :lo AND reviewed_at < :hi)"
         )
         count = 0
         with self.store.read() as conn:
 
             def active(d: date) -> bool:
-                return bool(conn.execute(sql, (to_iso(cal.start_of(d)), to_iso(cal.end_of(d)))).fetchone()[0])
+                bounds = {"lo": to_iso(cal.start_of(d)), "hi": to_iso(cal.end_of(d))}
+                return bool(conn.execute(sql, bounds).fetchone()[0])
 
             if not active(day):
                 day -= timedelta(days=1)

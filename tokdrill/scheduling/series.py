@@ -123,11 +123,11 @@ def deck_days(
     with store.read() as conn:
         rows = conn.execute(
             "WITH day(i, lo, hi) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
-            "json_extract(value, '$[2]') FROM json_each(?1)) "
+            "json_extract(value, '$[2]') FROM json_each(:days)) "
             "SELECT day.i, count(*), sum(r.rating >= 3) FROM day JOIN reviews r INDEXED BY reviews_time "
             "ON r.reviewed_at >= day.lo AND r.reviewed_at < day.hi "
-            "WHERE r.card_id IN (SELECT value FROM json_each(?2)) GROUP BY day.i",
-            (json.dumps(bounds), json.dumps(list(catalog.decks.get(deck_id, ())))),
+            "WHERE r.card_id IN (SELECT value FROM json_each(:cards)) GROUP BY day.i",
+            {"days": json.dumps(bounds), "cards": json.dumps(list(catalog.decks.get(deck_id, ())))},
         ).fetchall()
     for i, n, g in rows:
         reviews[int(i)] = int(checked_number(n, f"reviews of deck {deck_id!r}"))

@@ -152,9 +152,9 @@ def daily_activity(
             day = today - timedelta(days=back)
             lo, hi = to_iso(calendar.start_of(day)), to_iso(calendar.end_of(day))
             n = conn.execute(
-                "SELECT (SELECT count(*) FROM attempts WHERE ended_at >= ?1 AND ended_at < ?2)"
-                " + (SELECT count(*) FROM reviews WHERE reviewed_at >= ?1 AND reviewed_at < ?2)",
-                (lo, hi),
+                "SELECT (SELECT count(*) FROM attempts WHERE ended_at >= :lo AND ended_at < :hi)"
+                " + (SELECT count(*) FROM reviews WHERE reviewed_at >= :lo AND reviewed_at < :hi)",
+                {"lo": lo, "hi": hi},
             ).fetchone()[0]
             out.append((day, int(n)))
     return tuple(out)
