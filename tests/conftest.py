@@ -28,10 +28,42 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     return home
 
 
+def _ordinary_user_can_run_this_python() -> bool:
+    """Whether tests that drop to an ordinary account can run this Python version there: this
+    interpreter itself, or the system's python3 of the same minor version (the packages these
+    tests copy for that account are built for this version)."""
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0:
+        return True
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    check = f"import sys; sys.exit(sys.version_info[:2] != {tuple(sys.version_info[:2])!r})"
+    for python in (sys.executable, "/usr/bin/python3"):
+        try:
+            if subprocess.run([*drop, python, "-c", check], capture_output=True, timeout=30).returncode == 0:
+                return True
+        except (OSError, subprocess.SubprocessError):
+            continue
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    marked = [item for item in items if item.get_closest_marker("ordinary_user")]
+    if marked and not _ordinary_user_can_run_this_python():
+        skip = pytest.mark.skip(
+            reason="no interpreter of this Python version can be run by an ordinary account here "
+            "(these run on the version of the system's python3)"
+        )
+        for item in marked:
+            item.add_marker(skip)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Before collection: anything a test module does at import time stays out of the real home."""
     import tempfile
 
+    config.addinivalue_line("markers", "ordinary_user: drops to an ordinary (non-root) account")
     base = tempfile.mkdtemp(prefix="tokdrill-suite-")
     os.environ["TOKDRILL_HOME"] = os.path.join(base, "home")
     os.environ["XDG_CACHE_HOME"] = os.path.join(base, "xdg-cache")

@@ -229,6 +229,7 @@ def world_visible() -> Iterator[Path]:
     shutil.rmtree(base)
 
 
+@pytest.mark.ordinary_user
 def test_as_an_ordinary_user(package: Path, world_visible: Path) -> None:
     """Imports into the user's own folder; an unreadable file or an unwritable folder is a clear
     message and leaves everything as it was."""

@@ -151,6 +151,7 @@ def ordinary() -> Iterator[tuple[list[str], dict[str, str], Path]]:
     shutil.rmtree(base, ignore_errors=True)
 
 
+@pytest.mark.ordinary_user
 def test_start_as_an_ordinary_user(ordinary: tuple[list[str], dict[str, str], Path]) -> None:
     """The file and the clock land in the user's folders; a folder the user may not write is a
     clear message, no traceback, and no clock started."""

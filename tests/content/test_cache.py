@@ -278,6 +278,7 @@ def test_loading_leaves_objects_frozen_by_others_frozen(content_dir: Path, cache
         gc.unfreeze()
 
 
+@pytest.mark.ordinary_user
 def test_a_cache_file_someone_else_wrote_is_never_unpickled(tmp_path: Path) -> None:
     """A well-formed cache file whose entry says something the content file does not: used only
     if it is the user's own and nobody else can write it. As root the loader runs as the

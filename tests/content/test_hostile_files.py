@@ -216,6 +216,7 @@ LOAD_AND_PRINT = (
 )
 
 
+@pytest.mark.ordinary_user
 def test_unreadable_files_and_folders_are_errors_for_an_ordinary_user(shared_dir: Path) -> None:
     folder = shared_dir / "content"
     (folder / "questions").mkdir(parents=True)

@@ -134,6 +134,7 @@ def run_step(sandbox: Path, step: str, db: Path) -> dict[str, object]:
     return result
 
 
+@pytest.mark.ordinary_user
 def test_a_read_only_data_folder_as_an_ordinary_user(sandbox: Path) -> None:
     ids = _user_ids()
     data = sandbox / "data"
