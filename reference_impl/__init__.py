@@ -1,7 +1,7 @@
 """tokdrill's reference implementations of the tokenization algorithms it drills.
 
-Written for this project, with the public names, parameters and return types of the book the
-drills follow, so a user can practise exactly what they read. Every public name is listed in
+Written for this project; the drills' prompts state each name's parameters and return type, and
+the hidden tests hold every submission to them. Every public name is listed in
 ``__all__``: the grader seeds each submission's namespace from it.
 """
 

@@ -17,7 +17,7 @@ SENNRICH = {
     ("n", "e", "w", "e", "s", "t</w>"): 6,
     ("w", "i", "d", "e", "s", "t</w>"): 3,
 }
-# Derived by hand from the specified algorithm (not the book's table, which keeps "</w>" apart):
+# Derived by hand from the specified algorithm (the marker joined to the last character):
 #  1 (s, t</w>) 9 ties (e, s) 9; "s" > "e" wins    2 (e, st</w>) 9
 #  3 (l, o) 7                                       4 (w, est</w>) 6 ties (n, e), (e, w); "w" wins
 #  5 (n, e) 6 beats (e, west</w>) 6                 6 (ne, west</w>) 6
