@@ -169,9 +169,11 @@ class BrowseScreen(Screen[None]):
             self.post_message(OpenCard(item_id))
 
     def on_key(self, event: events.Key) -> None:
-        """Type to search: a printable key that nothing else took goes into the search box."""
+        """Type to search: a printable key that nothing else took goes into the search box. The
+        box takes its own keys, so one that reaches here was sent to another widget, perhaps just
+        before focus moved to the box (a fast typist after ``/``): it is not lost either."""
         search = self.query_one("#search", Input)
-        if search.has_focus or not event.is_printable or not event.character or event.character == "/":
+        if not event.is_printable or not event.character or (event.character == "/" and not search.has_focus):
             return
         event.stop()
         search.value += event.character
