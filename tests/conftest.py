@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -60,11 +61,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Before collection: anything a test module does at import time stays out of the real home."""
+    """Before collection: anything a test module does at import time stays out of the real home,
+    and the processes tests start get a terminal's signal dispositions."""
     import tempfile
 
+    _terminal_signal_dispositions()
     config.addinivalue_line("markers", "ordinary_user: drops to an ordinary (non-root) account")
     base = tempfile.mkdtemp(prefix="tokdrill-suite-")
     os.environ["TOKDRILL_HOME"] = os.path.join(base, "home")
     os.environ["XDG_CACHE_HOME"] = os.path.join(base, "xdg-cache")
     os.environ["XDG_DATA_HOME"] = os.path.join(base, "xdg-data")
+
+
+def _terminal_signal_dispositions() -> None:
+    """Give the processes the tests start the signal dispositions a terminal gives. A suite run
+    in the background (``nohup``, or ``&`` in a script) inherits SIGINT and SIGHUP ignored, and
+    ignored signals stay ignored in every child: the tests that press Ctrl-C or close a terminal
+    on ``tokdrill check`` would then wait for nothing."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    for number in (signal.SIGHUP, signal.SIGQUIT, signal.SIGTERM):
+        if signal.getsignal(number) is signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)

@@ -1,14 +1,17 @@
 """Browse from the keyboard: type to search, Enter goes to the results, a fresh list when you come
-back from an item, and keys typed in a fast burst all reach the search."""
+back from an item, and keys typed in a fast burst all reach the search; searching as you type
+answers as a fresh search would, and rows are plain text in aligned columns."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 from ui_helpers import SMALL, burst, settle
 
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.screens.browse import BrowseScreen
+from tokdrill.ui.screens.browse import BrowseScreen, Columns, Entry, Search, filter_entries
 from tokdrill.ui.screens.dialogs import ModeChoice
 from tokdrill.ui.screens.drill import DrillScreen
 
@@ -72,3 +75,46 @@ async def test_a_burst_of_keys_right_after_opening_browse_keeps_the_whole_query(
         assert next(k.value for k in screen.query_one(DataTable).rows) == "drill:bytes-to-unicode"
         burst(app, list("x"))
         await settle(pilot, lambda: screen.query_one(Input).value == "unicodex")
+
+
+WORDS = st.sampled_from(["merge", "pair", "bpe", "x", "me", "a", "pa"])
+
+
+@st.composite
+def browse_entries(draw: st.DrawFn) -> Entry:
+    text = " ".join(draw(st.lists(WORDS, max_size=4)))
+    tags = tuple(draw(st.lists(st.sampled_from(["bpe", "unicode"]), max_size=2, unique=True)))
+    return Entry("card", text or "empty", text, "deck", tags, "", text)
+
+
+@settings(deadline=None)
+@given(
+    rows=st.lists(browse_entries(), max_size=25),
+    steps=st.lists(
+        st.tuples(st.text("mergpaixb ", max_size=9), st.sampled_from([None, "bpe", "unicode"])), max_size=15
+    ),
+    kept=st.sampled_from([2, Search.KEPT]),
+)
+def test_searching_as_you_type_finds_what_a_fresh_search_finds(
+    rows: list[Entry], steps: list[tuple[str, str | None]], kept: int
+) -> None:
+    """Narrowing the last result, backspace from the kept results, a changed tag, a full cache:
+    every query answers as filtering the whole list would."""
+    search = Search(rows)
+    search.KEPT = kept
+    for query, tag in steps:
+        assert search(query, tag) == filter_entries(rows, query, tag)
+
+
+def test_rows_are_drawn_as_plain_text_in_aligned_columns() -> None:
+    rows = [
+        Entry("card", "c1", "What does tokens[i] hold, and [b]why[/b]?", "deck-a", ("bpe",), "", ""),
+        Entry("drill", "bytes-to-unicode", "GPT-2 byte table", "easy", ("bytes", "gpt2"), "target 08:00", ""),
+    ]
+    columns = Columns(rows)
+    lines = [columns.heading(), *(columns.line(r) for r in rows)]
+    assert "tokens[i] hold, and [b]why[/b]?" in lines[1].plain  # never read as markup
+    assert not lines[1].spans
+    assert len({line.cell_len for line in lines}) == 1
+    starts = [line.plain.index(field) for line, field in zip(lines, ("deck / level", "deck-a", "easy"), strict=True)]
+    assert len(set(starts)) == 1  # the third column starts at the same place on every row

@@ -153,3 +153,69 @@ def test_indent_rules() -> None:
     assert next_line_indent("def f():") == "    "
     assert next_line_indent("text = ':'") == ""
     assert [dedent_column(c) for c in (1, 4, 5, 8, 10)] == [0, 0, 4, 4, 8]
+
+
+def long_reference() -> str:
+    return "\n\n".join(REFERENCES.values())
+
+
+def drawn(editor: CodeEditor) -> list[list[tuple[str, object]]]:
+    """Every visible row of the editor as (text, style) segments."""
+    return [[(s.text, s.style) for s in editor.render_line(y)] for y in range(editor.size.height)]
+
+
+async def test_an_edit_redraws_only_the_lines_it_changed() -> None:
+    app = EditorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.load_text("\n".join(f"value_{n} = {n}  # note {n}" for n in range(200)))
+        editor.focus()
+        editor.move_cursor((100, len(editor.document[100])))  # the end of a comment: no other line changes
+        await pilot.pause()
+        rows: list[int] = []
+        draw = editor._render_line
+
+        def counted(y: int) -> object:
+            rows.append(y)
+            return draw(y)
+
+        editor._render_line = counted  # type: ignore[method-assign]
+        editor.insert("x")
+        await pilot.pause()
+        cursor_row = editor.cursor_location[0] - round(editor.scroll_y)
+        assert set(rows) == {cursor_row}  # not the other rows of the screen
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["type", "enter", "open a string", "delete a line", "move the cursor", "select", "scroll"],
+)
+async def test_lines_kept_across_edits_are_drawn_as_a_fresh_draw_would(edit: str) -> None:
+    """The drawn-line cache is keyed by each line's content, so after any edit every row must
+    look exactly as it does when everything is drawn from scratch."""
+    app = EditorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.load_text(long_reference())
+        editor.focus()
+        editor.move_cursor((40, 4))
+        await pilot.pause()
+        drawn(editor)  # fill the cache
+        if edit == "type":
+            editor.insert("x = 1")
+        elif edit == "enter":
+            editor.action_newline()  # every row below moves down and is renumbered
+        elif edit == "open a string":
+            editor.insert('"""')  # the highlights of every later line change
+        elif edit == "delete a line":
+            editor.action_delete_line()
+        elif edit == "move the cursor":
+            editor.move_cursor((45, 0))
+        elif edit == "select":
+            editor.selection = editor.selection.__class__((38, 0), (44, 3))
+        else:
+            editor.scroll_to(y=editor.scroll_y + 7, animate=False)
+        await pilot.pause()
+        kept = drawn(editor)
+        editor._line_cache.clear()
+        assert kept == drawn(editor)

@@ -3,13 +3,15 @@ the clock, drafts, leaving, giving up and opening another drill."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import yaml
 from textual.pilot import Pilot
-from ui_helpers import SIZE, SMALL, load, start_drill, submit
+from textual.widgets import Static
+from ui_helpers import SIZE, SMALL, load, settle, start_drill, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -429,3 +431,35 @@ async def test_the_next_due_day_after_a_pass_comes_before_the_interview(
         assert state is not None and state.due.date() > interview  # the scheduler alone would go past it
         window = window_start(interview, backend._planner.calendar()).date()
     assert f"next due {window.isoformat()}." in " ".join(summary.split())
+
+
+async def test_while_grading_the_bar_says_so_and_the_last_verdict_stays_greyed(
+    app: TokdrillApp, backend: Backend
+) -> None:
+    """Grading changes no layout: the drill bar says "grading…", the results panel stays as it
+    was (hidden before the first verdict, greyed after one) until the new verdict replaces it."""
+    release = threading.Event()
+    grade = backend.grade
+
+    def held(drill, source):  # type: ignore[no-untyped-def]
+        release.wait(30)
+        return grade(drill, source)
+
+    backend.grade = held  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, DRILL, "recall")
+        bar_state = screen.query_one("#grade-state", Static)
+        for round_ in range(2):
+            await pilot.press("ctrl+s")
+            await settle(pilot, lambda: screen.grading)
+            assert bar_state.display and "grading" in str(bar_state.render())
+            if round_ == 0:
+                assert not screen.results.display  # nothing was shown yet, and nothing moves
+            else:
+                assert screen.results.has_class("-stale") and "FAILED" in str(
+                    screen.results.query_one("#tests").render()
+                )
+            release.set()
+            await settle(pilot, lambda: not screen.grading)
+            release.clear()
+            assert not bar_state.display and screen.results.display and not screen.results.has_class("-stale")

@@ -9,7 +9,7 @@ from ui_helpers import SMALL, load, screen_lines, screen_text, start_drill, subm
 from tokdrill.backend import Backend
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.drill import DrillScreen
-from tokdrill.ui.widgets.reference_view import ReferenceView
+from tokdrill.ui.widgets.reference_view import CURRENT_STYLE, MARKED_STYLE, ReferenceView
 
 LONG_DRILL = "bpe-train"
 WRONG = "def bytes_to_unicode():\n    return {}\n"
@@ -133,3 +133,30 @@ async def test_the_reference_stays_beside_the_cursor_when_the_results_open(
         assert not screen.results.has_class("-empty")
         editor_row = 14 - round(screen.editor.scroll_y)
         assert view.row_of(14) - round(view.scroll_y) == editor_row
+
+
+async def test_the_reference_redraws_a_row_when_its_shading_changes(app: TokdrillApp) -> None:
+    """Rows are drawn once and kept; moving the current line or the divergence mark, or a new
+    width, draws the rows they touch anew."""
+
+    def background(view: ReferenceView, y: int) -> object:
+        return list(view.render_line(y))[-1].style.bgcolor  # type: ignore[union-attr]
+
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await start_drill(app, pilot, LONG_DRILL, "retype")
+        view = screen.query_one(ReferenceView)
+        view.follow(3, at_row=3)
+        await pilot.pause()
+        row = view.row_of(3) - round(view.scroll_y)
+        assert background(view, row) == CURRENT_STYLE.bgcolor
+        view.mark(3)
+        assert background(view, row) == MARKED_STYLE.bgcolor
+        view.mark(None)
+        view.follow(4, at_row=4)
+        await pilot.pause()
+        row = view.row_of(3) - round(view.scroll_y)
+        assert background(view, row) not in (CURRENT_STYLE.bgcolor, MARKED_STYLE.bgcolor)
+        width = len(view.render_line(0).text)
+        await pilot.resize_terminal(SMALL[0] + 20, SMALL[1])
+        await pilot.pause()
+        assert len(view.render_line(0).text) > width

@@ -10,6 +10,7 @@ are shown as visible escapes and never reach a terminal as commands.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,15 +42,13 @@ def _escape_table() -> dict[int, str]:
 
 
 _ESCAPES = _escape_table()
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def printable(text: str) -> str:
     """``text`` with every control character (bar newline and tab), bidirectional control and
     lone surrogate written as a visible escape such as ``\\x1b``."""
-    escaped = text.translate(_ESCAPES)
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in escaped):
-        escaped = "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in escaped)
-    return escaped
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text.translate(_ESCAPES))
 
 
 def summary_line(verdict: Verdict) -> str:

@@ -7,7 +7,10 @@ cursor comes near the end of what is loaded. A short list goes in whole."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
+from rich.cells import cell_len, set_cell_size
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -36,6 +39,23 @@ class Entry:
     detail: str
     haystack: str
 
+    @property
+    def key(self) -> str:
+        """The table's key for this row: ``kind:id``."""
+        return f"{self.kind}:{self.item_id}"
+
+    @cached_property
+    def fields(self) -> tuple[str, ...]:
+        """What the row shows, one value per column of :data:`HEADINGS`."""
+        return (
+            self.kind,
+            shorten(self.title, TITLE_WIDTH),
+            self.group,
+            ", ".join(self.tags[:2]),
+            self.detail,
+            self.item_id,
+        )
+
 
 def entries(library: Library) -> list[Entry]:
     """Every drill, then every card, as browse rows."""
@@ -60,24 +80,83 @@ def entries(library: Library) -> list[Entry]:
     return rows
 
 
-def add_rows(table: DataTable[str], rows: list[Entry]) -> None:
+HEADINGS = ("kind", "title / question", "deck / level", "tags", "", "id")
+GAP = "  "  # between columns
+
+
+class Columns:
+    """Browse's columns, drawn into one table cell per row: the table then measures and draws
+    one cell a row instead of six (the cost of every keystroke's new list). Widths fit the
+    longest value of each column over every row, so they hold still while the list filters."""
+
+    def __init__(self, rows: list[Entry]) -> None:
+        self.widths = [cell_len(h) for h in HEADINGS]
+        for row in rows:
+            self.widths = [max(w, cell_len(f)) for w, f in zip(self.widths, row.fields, strict=True)]
+        self._lines: dict[str, Text] = {}
+
+    def _line(self, values: tuple[str, ...]) -> Text:
+        """``values`` in their columns, as plain text (never read as markup: a ``[i]`` stays)."""
+        line = Text(no_wrap=True, end="")
+        for value, width in zip(values, self.widths, strict=True):
+            if line:
+                line.append(GAP)
+            line.append(set_cell_size(value, width))
+        return line
+
+    def heading(self) -> Text:
+        return self._line(HEADINGS)
+
+    def line(self, row: Entry) -> Text:
+        """``row`` drawn in the columns (made once per row)."""
+        found = self._lines.get(row.key)
+        if found is None:
+            found = self._lines[row.key] = self._line(row.fields)
+        return found
+
+
+def add_rows(table: DataTable[Text], columns: Columns, rows: list[Entry]) -> None:
     """Append ``rows`` to Browse's table, keyed ``kind:id``."""
     for row in rows:
-        table.add_row(
-            row.kind,
-            shorten(row.title, TITLE_WIDTH),
-            row.group,
-            ", ".join(row.tags[:2]),
-            row.detail,
-            row.item_id,
-            key=f"{row.kind}:{row.item_id}",
-        )
+        table.add_row(columns.line(row), key=row.key)
 
 
 def filter_entries(rows: list[Entry], query: str, tag: str | None) -> list[Entry]:
     """Rows whose text contains every word of ``query`` and, if given, carry ``tag``."""
-    words = query.lower().split()
-    return [r for r in rows if (tag is None or tag in r.tags) and all(w in r.haystack for w in words)]
+    if tag is not None:
+        rows = [r for r in rows if tag in r.tags]
+    for word in query.lower().split():
+        rows = [r for r in rows if word in r.haystack]
+    return rows
+
+
+class Search:
+    """:func:`filter_entries` as the query is typed: a query that extends the last one filters
+    the last result (its rows are a superset), and recent results are kept for backspace."""
+
+    KEPT = 64
+
+    def __init__(self, rows: list[Entry]) -> None:
+        self.rows = rows
+        self._tag: str | None = None
+        self._last = ""
+        self._found: dict[str, list[Entry]] = {"": rows}
+
+    def __call__(self, query: str, tag: str | None) -> list[Entry]:
+        query = query.lower()
+        if tag != self._tag:
+            self._tag, self._last = tag, ""
+            self._found = {"": filter_entries(self.rows, "", tag)}
+        found = self._found.get(query)
+        if found is None:
+            every = self._found[""]
+            base = self._found.get(self._last, every) if query.startswith(self._last) else every
+            found = filter_entries(base, query, None)
+            if len(self._found) >= self.KEPT:
+                self._found = {"": self._found[""]}
+            self._found[query] = found
+        self._last = query
+        return found
 
 
 TITLE_WIDTH = 50  # the title column, so that the deck or level fits an 80-column terminal
@@ -99,6 +178,8 @@ class BrowseScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         library = self.backend.library
         self.rows = entries(library)
+        self.search = Search(self.rows)
+        self.columns = Columns(self.rows)
         yield Static("[b]Browse[/b] · every drill and card", id="browse-title")
         with Horizontal(id="browse-filters"):
             yield InOrderInput(placeholder="search (/ or just type)", id="search", select_on_focus=False)
@@ -109,7 +190,7 @@ class BrowseScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("kind", "title / question", "deck / level", "tags", "", "id")
+        table.add_column(self.columns.heading(), key="item")
         self.refill()
         if not self.query_one("#search", Input).value:  # keys typed while it opened are a search
             table.focus()
@@ -118,10 +199,10 @@ class BrowseScreen(Screen[None]):
         query = self.query_one("#search", Input).value
         tag_value = self.query_one("#tag", Select).value
         tag = tag_value if isinstance(tag_value, str) else None
-        self.shown = shown = filter_entries(self.rows, query, tag)
+        self.shown = shown = self.search(query, tag)
         table = self.query_one(DataTable)
         table.clear()
-        add_rows(table, shown if len(shown) <= WHOLE_ROWS else shown[:PAGE_ROWS])
+        add_rows(table, self.columns, shown if len(shown) <= WHOLE_ROWS else shown[:PAGE_ROWS])
         self.query_one("#browse-count", Static).update(
             f"{len(shown)} of {len(self.rows)} shown · Enter opens", layout=False
         )
@@ -131,7 +212,7 @@ class BrowseScreen(Screen[None]):
         table = event.data_table
         loaded = table.row_count
         if loaded < len(self.shown) and event.cursor_row >= loaded - PAGE_ROWS // 2:
-            add_rows(table, self.shown[loaded : loaded + PAGE_ROWS])
+            add_rows(table, self.columns, self.shown[loaded : loaded + PAGE_ROWS])
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.refill()

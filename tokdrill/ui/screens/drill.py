@@ -102,6 +102,7 @@ class DrillScreen(Screen[None]):
             yield Static(
                 f"[b]{drill.title}[/b]  [dim]{self.mode_name} · {drill.difficulty}[/dim]", id="drill-title", markup=True
             )
+            yield Static("grading…", id="grade-state", classes="hidden")
             yield Static("", id="indent-state")
             yield DrillTimer(self.backend.clock, drill.target_seconds, id="timer")
         yield Static("", id="retype-status")
@@ -256,9 +257,13 @@ class DrillScreen(Screen[None]):
             self.timer.start()
         source = self.editor.text
         self.save_draft(force=True)
-        self.grading = True
+        self._set_grading(True)
         self.results.show_grading()
         self.grade(source)
+
+    def _set_grading(self, grading: bool) -> None:
+        self.grading = grading
+        self.query_one("#grade-state").set_class(not grading, "hidden")
 
     @work(thread=True, exclusive=True, group="grade")
     def grade(self, source: str) -> None:
@@ -270,11 +275,11 @@ class DrillScreen(Screen[None]):
         self.post_message(GradeFinished(verdict, source))
 
     def on_grade_failed(self, message: GradeFailed) -> None:
-        self.grading = False
+        self._set_grading(False)
         self.results.show_error(message.error)
 
     def on_grade_finished(self, message: GradeFinished) -> None:
-        self.grading = False
+        self._set_grading(False)
         self.submissions += 1
         verdict = message.verdict
         self.last_verdict = verdict

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from textual import events
+from textual.cache import LRUCache
 from textual.document._syntax_aware_document import SyntaxAwareDocument
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widgets import TextArea
 
 from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point
@@ -71,6 +74,25 @@ class PendingIndent:
     absorbed: int = 0
 
 
+class LinesByContent(LRUCache[tuple[object, ...], Strip]):
+    """TextArea's cache of drawn lines, each key extended with what the line shows (its text,
+    highlights and the widths it is drawn at). TextArea's own key names a line's position and the
+    cursor but not its content, so TextArea empties the cache after every edit and redraws every
+    visible line; with the content in the key, an edit redraws only the lines it changed."""
+
+    def __init__(self, editor: CodeEditor, maxsize: int = 1024) -> None:
+        super().__init__(maxsize)
+        self._editor = editor
+
+    def get(self, key: tuple[object, ...], default: Any = None) -> Any:
+        return super().get((key, self._editor.drawing), default)
+
+    def set(self, key: tuple[object, ...], value: Strip) -> None:
+        super().set((key, self._editor.drawing), value)
+
+    __setitem__ = set
+
+
 class CodeEditor(TextArea):
     """A Python code editor; see the module docstring for what auto-indent does.
 
@@ -104,6 +126,21 @@ class CodeEditor(TextArea):
         self.reference_lines = None if reference is None else reference.split("\n")
         self.pending: PendingIndent | None = None
         self.set_reactive(CodeEditor.auto_indent, auto_indent)
+        self.drawing: tuple[object, ...] = ()  # what the line being drawn shows (LinesByContent)
+        self._line_cache = LinesByContent(self)
+
+    def render_line(self, y: int) -> Strip:
+        self.drawing = self._line_content(self.scroll_offset.y + y)
+        return super().render_line(y)
+
+    def _line_content(self, row: int) -> tuple[object, ...]:
+        """What row ``row`` of the document shows, beyond what TextArea's own cache key holds."""
+        document = self.document
+        width = max(self.virtual_size.width, self.region.width)  # what a row is padded to
+        if self.soft_wrap or row >= document.line_count:
+            return (row >= document.line_count, self.virtual_size, width, self.gutter_width)
+        highlights = tuple(self._highlights[row]) if self._highlights else ()
+        return (document[row], highlights, width, self.gutter_width, self.has_focus)
 
     def _build_highlight_map(self) -> None:
         """After an edit: forget the highlights; each block of lines is looked up again when it is
@@ -112,7 +149,8 @@ class CodeEditor(TextArea):
             self._highlights = defaultdict(list)
             super()._build_highlight_map()
             return
-        self._line_cache.clear()
+        if self.soft_wrap:  # wrapped rows are not keyed by their content
+            self._line_cache.clear()
         if isinstance(self._highlights, BlockHighlights):
             self._highlights.clear()
         else:

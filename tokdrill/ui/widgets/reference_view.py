@@ -21,6 +21,7 @@ THEME = "monokai"
 CURRENT_STYLE = Style(bgcolor="#3e3d32")  # the line the cursor is on
 MARKED_STYLE = Style(bgcolor="#5f1f1f")  # the first divergence
 GUTTER_STYLE = Style(color="#90908a")
+SHADES = (Style(), CURRENT_STYLE, MARKED_STYLE)  # a row's background: plain, current, marked
 MIN_CODE_WIDTH = 12
 
 
@@ -54,6 +55,7 @@ class ReferenceView(ScrollView, can_focus=False):
         self._rows: list[tuple[int, Text]] = []  # (line index, the part of the line) per row
         self._first_row: list[int] = []  # line index -> its first row
         self._wrapped_for = -1
+        self._strips: dict[tuple[int, int, int], Strip] = {}  # (row, shade, width) -> the row drawn
 
     @property
     def line_count(self) -> int:
@@ -83,6 +85,7 @@ class ReferenceView(ScrollView, can_focus=False):
             rows.extend((index, part) for part in parts)
         self._rows = rows
         self._first_row = first
+        self._strips.clear()
         self._size_for_rows()
         self.refresh()
         if self.current is not None:  # the current line stays where it was (rows wrap anew)
@@ -120,11 +123,16 @@ class ReferenceView(ScrollView, can_focus=False):
         if row >= len(self._rows):
             return Strip([Segment(" " * width, self._background)], width)
         index, part = self._rows[row]
-        line_style = Style()  # only a background: token colours show through it
-        if index == self.marked:
-            line_style = MARKED_STYLE
-        elif index == self.current:
-            line_style = CURRENT_STYLE
+        shade = 2 if index == self.marked else 1 if index == self.current else 0
+        key = (row, shade, width)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._strips[key] = self._draw_row(row, index, part, SHADES[shade], width)
+        return strip
+
+    def _draw_row(self, row: int, index: int, part: Text, line_style: Style, width: int) -> Strip:
+        """One row of the view: the line number on a line's first row, then the code, shaded
+        with ``line_style`` (a background only: token colours show through it)."""
         base = self._background + line_style
         first = self._first_row[index] == row
         number = f"{index + 1:>{self._gutter - 2}}  " if first else " " * self._gutter

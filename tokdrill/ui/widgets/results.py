@@ -27,11 +27,12 @@ def verdict_text(verdict: Verdict) -> Text:
 
 
 class ResultsPanel(VerticalScroll, can_focus=True):
-    """Shows grading progress, a verdict, and after a pass the time summary and the diff."""
+    """Shows a verdict (greyed while the next is graded), and after a pass the time summary and the diff."""
 
     DEFAULT_CSS = """
     ResultsPanel { height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1; }
     ResultsPanel.-empty { display: none; }
+    ResultsPanel.-stale > Static { color: $text-muted; }
     ResultsPanel > Static { width: 1fr; height: auto; }
     ResultsPanel > Static.-blank { display: none; }
     """
@@ -54,17 +55,16 @@ class ResultsPanel(VerticalScroll, can_focus=True):
         part.set_class(content == "", "-blank")
 
     def show_grading(self) -> None:
-        self.remove_class("-empty")
-        self._show(self._summary, Text("Grading…", style="italic"))
-        self._show(self._tests, "")
-        self._show(self._diff, "")
+        """Grey out the last verdict while a new one is graded (no relayout: the screen says
+        "grading" elsewhere, and the panel keeps its size until the verdict replaces it)."""
+        self.add_class("-stale")
 
     def show_error(self, message: str) -> None:
-        self.remove_class("-empty")
+        self.remove_class("-empty", "-stale")
         self._show(self._summary, Text(f"Grading failed inside tokdrill (not your code): {message}", style="bold red"))
 
     def show_verdict(self, verdict: Verdict, summary: Text | None = None) -> None:
-        self.remove_class("-empty")
+        self.remove_class("-empty", "-stale")
         self._show(self._summary, summary or "")
         self._show(self._tests, verdict_text(verdict))
         self._show(self._diff, "")

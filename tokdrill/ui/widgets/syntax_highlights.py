@@ -33,6 +33,10 @@ class Node(Protocol):
 Query = Callable[[Point, Point], Mapping[str, Sequence[Node]]]
 
 
+def _position(node: Node) -> tuple[Point, Point]:
+    return node.start_point, node.end_point
+
+
 class BlockHighlights(dict[int, list[Highlight]]):
     """``line -> [(start byte, end byte or None, highlight name)]``, filled a block at a time by
     ``query(start point, end point)`` (captures by highlight name, as tree-sitter returns them)."""
@@ -60,7 +64,9 @@ class BlockHighlights(dict[int, list[Highlight]]):
     def _fill(self, first: int, end: int) -> None:
         """Add the highlights of rows ``first`` .. ``end - 1``."""
         for name, nodes in self._query((first, 0), (end, 0)).items():
-            for node in nodes:
+            # by position within a name (tree-sitter's order there varies from query to query),
+            # so an unchanged line gets the same spans after an edit and its drawing is reused
+            for node in sorted(nodes, key=_position):
                 start_row, start_column = node.start_point
                 end_row, end_column = node.end_point
                 for row in range(max(first, start_row), min(end - 1, end_row) + 1):
