@@ -347,11 +347,8 @@ class Backend:
         """Record a finished attempt (rated and rescheduled by the planner); returns the summary.
         ``next_due`` is the local day the drill comes back, the interview's final window applied."""
         reader = self.progress.reader
-        none: list[float] = []
-        previous = self.progress.guarded(
-            lambda: [a.active_seconds for a in reader.attempts(drill.id, mode=mode, passed=True)], none
-        )
-        stored = self.progress.guarded(lambda: len(reader.attempts(drill.id)), 0)
+        previous_best = self.progress.guarded(lambda: reader.best_seconds(drill.id, mode), None)
+        stored = self.progress.guarded(lambda: reader.attempt_count(drill.id), 0)
         count = stored + self.progress.pending_attempts(drill.id) + 1
         attempt = Attempt(
             drill_id=drill.id,
@@ -380,7 +377,7 @@ class Backend:
         return AttemptSummary(
             seconds=float(active_seconds),
             target_seconds=drill.target_seconds,
-            previous_best=min(previous) if previous else None,
+            previous_best=previous_best,
             attempt_number=count,
             rating=rating,
             next_due=next_due,

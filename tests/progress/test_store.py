@@ -158,6 +158,8 @@ def test_attempt_filters_and_best_time(store: Store) -> None:
     assert store.best_seconds("bpe-train") == 200.0
     assert store.best_seconds("bpe-train", "recall") == 500.0
     assert store.best_seconds("unigram") is None
+    assert store.attempt_count("bpe-train") == len(store.attempts("bpe-train")) == 3
+    assert store.attempt_count("unigram") == 0
 
 
 def test_typed_filter_reads_only_attempts_with_typing_figures_in_the_database(store: Store) -> None:

@@ -640,6 +640,12 @@ class Store:
         with self.read() as conn:
             return [decode_attempt(r) for r in conn.execute(sql, params)]
 
+    def attempt_count(self, drill_id: str) -> int:
+        """How many attempts of a drill are stored (its counter, not a scan of its history)."""
+        with self.read() as conn:
+            row = conn.execute("SELECT attempts FROM drill_totals WHERE drill_id = ?", (drill_id,)).fetchone()
+        return 0 if row is None else int(checked_number(row[0], f"drill_totals of {drill_id!r}: attempts"))
+
     def best_seconds(self, drill_id: str, mode: Mode | None = None) -> float | None:
         """The fastest passing active time of a drill (in one mode, if given), None if never passed."""
         sql = "SELECT MIN(active_seconds) FROM attempts WHERE drill_id = ? AND passed = 1"
