@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.widgets.text_area import Selection
 from ui_helpers import SIZE, start_drill
 
 from tokdrill.backend import Backend
@@ -212,7 +213,7 @@ async def test_lines_kept_across_edits_are_drawn_as_a_fresh_draw_would(edit: str
         elif edit == "move the cursor":
             editor.move_cursor((45, 0))
         elif edit == "select":
-            editor.selection = editor.selection.__class__((38, 0), (44, 3))
+            editor.selection = Selection((38, 0), (44, 3))
         else:
             editor.scroll_to(y=editor.scroll_y + 7, animate=False)
         await pilot.pause()
