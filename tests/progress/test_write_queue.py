@@ -163,6 +163,29 @@ def test_replaying_a_journal_twice_adds_nothing_twice(db: Path, clock: FixedCloc
     keeper.close()
 
 
+def test_an_undo_replayed_after_it_was_applied_removes_nothing_more(db: Path, clock: FixedClock) -> None:
+    """An undo names the review it removes, so a journal replayed twice undoes it once; an undo
+    journaled by an earlier version (no review named) still undoes the newest rating."""
+    with Store.open(db) as store:
+        for card, minutes in (("a", 0), ("b", 1), ("c", 2)):
+            recording.review_job(card, 3, 1.0, T0 + timedelta(minutes=minutes), clock).run(store)
+    journal = db.parent / JOURNAL_NAME
+    undo = recording.undo_job("c", T0 + timedelta(minutes=2), clock).entry
+    for _ in range(2):
+        journal.write_text(json.dumps(undo) + "\n")
+        keeper, problems = ProgressKeeper.open(db, clock)
+        assert not [p for p in problems if "skipped" in p]
+        assert keeper.flush(60)
+        assert {r.card_id for r in keeper.store.reviews()} == {"a", "b"}
+        keeper.close()
+    journal.write_text(json.dumps({"op": "undo", "since": None}) + "\n")
+    keeper, _ = ProgressKeeper.open(db, clock)
+    assert keeper.flush(60)
+    assert [r.card_id for r in keeper.store.reviews()] == ["a"]
+    assert set(keeper.store.item_states("card")) == {"a"}
+    keeper.close()
+
+
 def test_a_damaged_journal_line_is_named_and_the_rest_replayed(db: Path, clock: FixedClock) -> None:
     good = recording.review_job("bpe-why", 3, 1.0, T0, clock).entry
     (db.parent / JOURNAL_NAME).write_text(

@@ -94,3 +94,31 @@ def test_next_due_without_an_interview_is_the_scheduler_due(planner: Planner, st
 def test_interview_date_type(store: Store) -> None:
     store.set_interview_date(date(2026, 2, 1))
     assert store.interview_date() == date(2026, 2, 1)
+
+
+def test_undo_takes_back_the_rating_recorded_last_even_when_the_clock_went_back(
+    planner: Planner, store: Store, clock: FixedClock
+) -> None:
+    planner.review_card("b1", Rating.Good, 2.0)
+    first = store.item_state("card", "b1")
+    clock.current -= timedelta(hours=1)  # the computer's clock was set back between the two ratings
+    planner.review_card("b1", Rating.Again, 2.0)
+    assert planner.undo_last_review() == "b1"
+    assert store.item_state("card", "b1") == first
+    assert [r.rating for r in store.reviews()] == [int(Rating.Good)]
+
+
+def test_undo_of_a_named_review_happens_once_and_only_while_it_is_the_cards_last(
+    planner: Planner, store: Store, clock: FixedClock
+) -> None:
+    planner.review_card("b1", Rating.Good, 2.0)
+    first_at = clock.now()
+    clock.advance(days=1)
+    planner.review_card("b1", Rating.Hard, 2.0)
+    second_at = clock.now()
+    assert not planner.undo_review("b1", first_at)  # the card's state has moved on since
+    assert store.count("reviews") == 2
+    assert planner.undo_review("b1", second_at)
+    assert not planner.undo_review("b1", second_at)
+    assert [r.reviewed_at for r in store.reviews()] == [first_at]
+    assert store.item_state("card", "b1").reps == 1

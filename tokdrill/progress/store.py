@@ -250,10 +250,20 @@ class Writer:
         """Forget one item's scheduler state (it becomes new again)."""
         self.conn.execute("DELETE FROM schedule WHERE kind = ? AND item_id = ?", (kind, item_id))
 
-    def newest_review(self) -> Review | None:
-        """The most recent review of any card, read inside this transaction."""
+    def newest_review(self, card_id: str | None = None) -> Review | None:
+        """The review recorded last (of ``card_id``, or of any card), read inside this
+        transaction: the one whose outcome is the card's stored state, whatever the clocks said."""
+        where, params = ("WHERE card_id = ?", (card_id,)) if card_id is not None else ("", ())
         row = self.conn.execute(
-            f"SELECT {REVIEW_COLUMNS} FROM reviews ORDER BY reviewed_at DESC, id DESC LIMIT 1"
+            f"SELECT {REVIEW_COLUMNS} FROM reviews {where} ORDER BY id DESC LIMIT 1", params
+        ).fetchone()
+        return None if row is None else decode_review(row)
+
+    def review_made(self, card_id: str, reviewed_at: datetime) -> Review | None:
+        """The stored review of ``card_id`` made at ``reviewed_at``, if any."""
+        row = self.conn.execute(
+            f"SELECT {REVIEW_COLUMNS} FROM reviews WHERE card_id = ? AND reviewed_at = ? ORDER BY id DESC LIMIT 1",
+            (card_id, to_iso(reviewed_at)),
         ).fetchone()
         return None if row is None else decode_review(row)
 
@@ -283,13 +293,6 @@ class Writer:
         row = self.conn.execute(
             "SELECT 1 FROM attempts WHERE drill_id = ? AND mode = ? AND started_at = ? AND ended_at = ?",
             (attempt.drill_id, attempt.mode, to_iso(attempt.started_at), to_iso(attempt.ended_at)),
-        ).fetchone()
-        return row is not None
-
-    def has_review(self, card_id: str, reviewed_at: datetime) -> bool:
-        """Whether a review of ``card_id`` made at ``reviewed_at`` is stored."""
-        row = self.conn.execute(
-            "SELECT 1 FROM reviews WHERE card_id = ? AND reviewed_at = ?", (card_id, to_iso(reviewed_at))
         ).fetchone()
         return row is not None
 

@@ -27,7 +27,7 @@ from typing import TypeVar
 from tokdrill.clock import Clock
 from tokdrill.progress import settings as keys
 from tokdrill.progress.errors import StoreError
-from tokdrill.progress.records import Attempt, ConceptResult, Draft, MockRound, Mode, Review, from_iso
+from tokdrill.progress.records import Attempt, ConceptResult, Draft, MockRound, Mode, Review, from_iso, to_iso
 from tokdrill.progress.salvage import Salvage, repair, salvage
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import Job, StoreStatus, WriteQueue, read_journals
@@ -286,26 +286,25 @@ class ProgressKeeper:
 
     def undo_last_review(self) -> str | None:
         """Queue an undo of this session's newest rating; returns the card it puts back (None
-        when this session has no rating left to undo)."""
-        stack: list[str] = []
-        undone_stored = 0
+        when this session has no rating left to undo). The undo names the review it removes, so
+        replaying it after a crash removes nothing more."""
+        undone: set[tuple[str, str]] = set()
+        queued: list[tuple[str, str]] = []
         for entry in self._pending_entries():
             if entry["op"] == "review":
-                stack.append(str(entry["card_id"]))
-            elif entry["op"] == "undo":
-                if stack:
-                    stack.pop()
-                else:
-                    undone_stored += 1
-        if stack:
-            card: str | None = stack[-1]
-        else:
+                queued.append((str(entry["card_id"]), str(entry["at"])))
+            elif entry["op"] == "undo" and "card_id" in entry:
+                undone.add((str(entry["card_id"]), str(entry["at"])))
+        target = next((r for r in reversed(queued) if r not in undone), None)
+        if target is None:
             none: list[Review] = []
-            stored = self.guarded(lambda: self.reader.reviews(limit=undone_stored + 1), none)
-            recent = [r for r in stored if r.reviewed_at >= self.session_started]
-            card = recent[undone_stored].card_id if len(recent) > undone_stored else None
-        if card is not None:
-            self.submit(recording.undo_job(self.session_started, self.clock))
+            stored = self.guarded(lambda: self.reader.reviews(limit=len(undone) + 1), none)
+            recent = ((r.card_id, to_iso(r.reviewed_at)) for r in stored if r.reviewed_at >= self.session_started)
+            target = next((r for r in recent if r not in undone), None)
+        if target is None:
+            return None
+        card, at = target
+        self.submit(recording.undo_job(card, from_iso(at), self.clock))
         return card
 
     def save_draft(self, draft: Draft) -> None:

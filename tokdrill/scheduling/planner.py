@@ -19,7 +19,7 @@ from tokdrill.clock import Clock
 from tokdrill.progress import settings as keys
 from tokdrill.progress.records import Attempt, ConceptResult, ItemState, Kind, LatestAttempt, Review, to_iso
 from tokdrill.progress.settings import SettingValue
-from tokdrill.progress.store import Store
+from tokdrill.progress.store import Store, Writer
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.days import Calendar, calendar_for
 from tokdrill.scheduling.fsrs_bridge import (
@@ -203,31 +203,49 @@ class Planner:
         return out
 
     def undo_last_review(self, since: datetime | None = None) -> str | None:
-        """Delete the newest review (of any card) and put that card's scheduler state back as it
-        was before it; returns the card id, or None when there is nothing to undo (no review,
-        or the newest is older than ``since``). One write transaction."""
+        """Delete the review recorded last (of any card) and put that card's scheduler state
+        back as it was before it; returns the card id, or None when there is nothing to undo (no
+        review, or it was made before ``since``). One write transaction."""
         with self.store.write() as w:
             review = w.newest_review()
-            if review is None or review.id is None or (since is not None and review.reviewed_at < since):
+            if review is None or (since is not None and review.reviewed_at < since):
                 return None
-            current = w.item_state("card", review.card_id)
-            w.delete_review(review.id)
-            if review.state_before is None or current is None or current.reps <= 1:
-                w.delete_item_state("card", review.card_id)
-            else:
-                card = to_fsrs(review.state_before)
-                w.put_item_state(
-                    ItemState(
-                        kind="card",
-                        item_id=review.card_id,
-                        state=review.state_before,
-                        due=card.due,
-                        last_review=card.last_review,
-                        first_seen=current.first_seen,
-                        reps=current.reps - 1,
-                    )
-                )
+            self._undo(w, review)
         return review.card_id
+
+    def undo_review(self, card_id: str, at: datetime) -> bool:
+        """Delete the review of ``card_id`` made ``at`` and put the card's state back as it was
+        before it; False (nothing changed) when that review is not stored or is not the card's
+        last (its state has moved on since). One write transaction, safe to repeat."""
+        with self.store.write() as w:
+            review = w.review_made(card_id, at)
+            newest = w.newest_review(card_id)
+            if review is None or newest is None or newest.id != review.id:
+                return False
+            self._undo(w, review)
+        return True
+
+    @staticmethod
+    def _undo(w: Writer, review: Review) -> None:
+        """Delete ``review``, the card's last, and restore the card's state before it."""
+        assert review.id is not None
+        current = w.item_state("card", review.card_id)
+        w.delete_review(review.id)
+        if review.state_before is None or current is None or current.reps <= 1:
+            w.delete_item_state("card", review.card_id)
+            return
+        card = to_fsrs(review.state_before)
+        w.put_item_state(
+            ItemState(
+                kind="card",
+                item_id=review.card_id,
+                state=review.state_before,
+                due=card.due,
+                last_review=card.last_review,
+                first_seen=current.first_seen,
+                reps=current.reps - 1,
+            )
+        )
 
     # -- queue ---------------------------------------------------------------------------
 

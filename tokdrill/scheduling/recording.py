@@ -74,15 +74,26 @@ def review_job(card_id: str, rating: int, answer_seconds: float, at: datetime, c
 
     def run(store: Store) -> None:
         with store.write() as w:
-            if not w.has_review(card_id, at):
+            if w.review_made(card_id, at) is None:
                 Planner(store, clock).review_card(card_id, rating, answer_seconds, at=at)
 
     entry = {"op": "review", "card_id": card_id, "rating": rating, "answer_seconds": answer_seconds, "at": to_iso(at)}
     return Job(f"your rating of card {card_id}", entry, run)
 
 
-def undo_job(since: datetime | None, clock: Clock) -> Job:
-    """Undo the newest review (made at or after ``since``)."""
+def undo_job(card_id: str, at: datetime, clock: Clock) -> Job:
+    """Undo the review of ``card_id`` made ``at``; nothing once it is undone (safe to replay)."""
+
+    def run(store: Store) -> None:
+        Planner(store, clock).undo_review(card_id, at)
+
+    entry = {"op": "undo", "card_id": card_id, "at": to_iso(at)}
+    return Job(f"undoing your rating of card {card_id}", entry, run)
+
+
+def _undo_newest_job(since: datetime | None, clock: Clock) -> Job:
+    """Undo the newest review made at or after ``since``: how journals of earlier versions,
+    which did not name the review, recorded an undo."""
 
     def run(store: Store) -> None:
         Planner(store, clock).undo_last_review(since)
@@ -161,8 +172,13 @@ def job_from_entry(entry: JournalEntry, clock: Clock) -> Job:
                 raise ValueError("review: card_id must be text")
             return review_job(card, rating, max(0.0, float(seconds)), check_time(entry["at"], "at"), clock)
         if op == "undo":
-            since = entry["since"]
-            return undo_job(None if since is None else check_time(since, "since"), clock)
+            if "card_id" not in entry:
+                since = entry["since"]
+                return _undo_newest_job(None if since is None else check_time(since, "since"), clock)
+            card = entry["card_id"]
+            if not isinstance(card, str) or not card:
+                raise ValueError("undo: card_id must be text")
+            return undo_job(card, check_time(entry["at"], "at"), clock)
         if op == "draft":
             draft: DraftRecord = validated(DraftRecord, entry["draft"], "draft")
             return draft_job(draft.to_record())
