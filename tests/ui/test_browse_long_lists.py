@@ -71,3 +71,8 @@ async def test_a_screen_reads_the_store_once_when_first_shown_and_again_when_bac
         await pilot.pause()
         assert isinstance(app.screen, screen_type)
         assert len(calls) == 2
+        shown = app.screen
+        await pilot.press(*(("f2", key) if key else ("f4", "f2")))  # left and shown again: read again, built once
+        await pilot.pause()
+        assert app.screen is shown
+        assert len(calls) == 3 and len(set(map(id, calls))) == 1

@@ -180,6 +180,7 @@ async def browse(args: dict[str, Any]) -> dict[str, Any]:
 
 async def screens(args: dict[str, Any]) -> dict[str, Any]:
     """F4 to Stats painted, then F2 to Today painted (re-read on the way back), ``reps`` times."""
+    from tokdrill.ui.app import STATS
     from tokdrill.ui.screens.home import HomeScreen
     from tokdrill.ui.screens.stats import StatsScreen
 
@@ -190,9 +191,15 @@ async def screens(args: dict[str, Any]) -> dict[str, Any]:
         clock = PaintClock(app)
         await _settle(pilot)
         for rep in range(reps + 1):
+            kept = app.get_screen(STATS) if app.is_screen_installed(STATS) else None
+            stats_before = kept.stats if isinstance(kept, StatsScreen) else None
             stats_taken = await clock.measure(
                 lambda: pilot.press("f4"),
-                lambda: isinstance(app.screen, StatsScreen) and app.screen.stats is not None,
+                lambda: (
+                    isinstance(app.screen, StatsScreen)
+                    and app.screen.stats is not None
+                    and app.screen.stats is not stats_before  # noqa: B023 - awaited at once
+                ),
             )
             await _settle(pilot, 0.05)
             home = app.screen_stack[0]

@@ -35,6 +35,7 @@ def content_commands() -> type[Provider]:
 
 
 SYMBOL_CHECK_DELAY = 0.5  # seconds after mount before drill symbols are checked in a worker
+STATS = "stats"  # the name the Stats screen is installed under (it is kept between visits)
 
 
 class TokdrillApp(App[None]):
@@ -145,7 +146,9 @@ class TokdrillApp(App[None]):
     def action_stats(self) -> None:
         from tokdrill.ui.screens.stats import StatsScreen
 
-        self._show(StatsScreen(self.backend))
+        if not self.is_screen_installed(STATS):  # built once, re-read each time it is shown
+            self.install_screen(StatsScreen(self.backend), STATS)
+        self._show(self.get_screen(STATS))
 
     def action_review(self) -> None:
         from tokdrill.ui.screens.review import ReviewScreen

@@ -42,6 +42,7 @@ class FittingFooter(Footer):
         self._composed_width = -1
 
     def compose(self) -> ComposeResult:
+        self._forget_removed_keys()
         children = list(super().compose())
         width = self.size.width or self.app.size.width
         self._composed_width = width
@@ -50,6 +51,15 @@ class FittingFooter(Footer):
         room = width - sum(key_width(p) + PALETTE_EXTRA for p in palette)
         yield from fitting(keys, room)
         yield from palette
+
+    def _forget_removed_keys(self) -> None:
+        """Drop the ``compact`` watchers of keys no longer mounted. Each key the footer composes
+        binds to its ``compact``, and Textual prunes those watchers only when ``compact``
+        changes; as the footer recomposes on every screen change, the removed keys (and the
+        work of restyling them) would otherwise pile up for as long as the app runs."""
+        watchers = getattr(self, "__watchers", {}).get("compact")
+        if watchers:
+            watchers[:] = [(node, callback) for node, callback in watchers if node.is_attached]
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != self._composed_width:
