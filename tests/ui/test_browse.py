@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 from ui_helpers import SMALL, burst, settle
 
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.browse import BrowseScreen, Columns, Entry, Search, filter_entries
 from tokdrill.ui.screens.dialogs import ModeChoice
 from tokdrill.ui.screens.drill import DrillScreen
+from tokdrill.ui.widgets.row_list import RowList
 
 
 async def open_browse(app: TokdrillApp, pilot) -> BrowseScreen:  # type: ignore[no-untyped-def]
@@ -28,9 +29,9 @@ async def test_enter_in_the_search_box_moves_to_the_first_result(app: TokdrillAp
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_browse(app, pilot)
         await pilot.press("slash", *"unicode", "enter")
-        table = screen.query_one(DataTable)
-        assert table.has_focus and table.cursor_row == 0
-        assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == "drill:bytes-to-unicode"
+        table = screen.query_one(RowList)
+        assert table.has_focus and table.cursor == 0
+        assert table.cursor_key == "drill:bytes-to-unicode"
         await pilot.press("enter")  # and Enter again opens it
         assert isinstance(app.screen, ModeChoice)
 
@@ -58,7 +59,7 @@ async def test_the_search_is_cleared_when_you_come_back_from_an_item(app: Tokdri
         await pilot.pause()
         assert app.screen is screen
         assert screen.query_one(Input).value == ""
-        assert screen.query_one(DataTable).row_count == len(screen.rows)
+        assert screen.query_one(RowList).row_count == len(screen.rows)
 
 
 @pytest.mark.parametrize("opener", ["f3", "d"])
@@ -72,7 +73,7 @@ async def test_a_burst_of_keys_right_after_opening_browse_keeps_the_whole_query(
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, BrowseScreen)
-        assert next(k.value for k in screen.query_one(DataTable).rows) == "drill:bytes-to-unicode"
+        assert screen.query_one(RowList).keys[0] == "drill:bytes-to-unicode"
         burst(app, list("x"))
         await settle(pilot, lambda: screen.query_one(Input).value == "unicodex")
 

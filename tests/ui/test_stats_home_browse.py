@@ -20,6 +20,7 @@ from tokdrill.ui.screens.help import HelpScreen, bindings_table
 from tokdrill.ui.screens.home import HomeScreen
 from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.screens.stats import StatsScreen
+from tokdrill.ui.widgets.row_list import RowList
 
 
 async def test_first_run_explains_itself_and_offers_the_first_drill(app: TokdrillApp) -> None:
@@ -108,11 +109,11 @@ async def test_browse_search_tag_filter_and_open(app: TokdrillApp, backend: Back
         await pilot.press("f3")
         screen = app.screen
         assert isinstance(screen, BrowseScreen)
-        table = screen.query_one(DataTable)
+        table = screen.query_one(RowList)
         total = len(backend.library.drills) + len(backend.library.all_cards())
         assert table.row_count == total
         await pilot.press("slash", *"unicode")
-        keys = [k.value for k in table.rows]
+        keys = list(table.keys)
         assert "drill:bytes-to-unicode" in keys and len(keys) < total
         await pilot.press("escape")  # clears the search
         assert screen.query_one(Input).value == ""
@@ -125,13 +126,13 @@ async def test_browse_search_tag_filter_and_open(app: TokdrillApp, backend: Back
         tag = backend.library.drills["bytes-to-unicode"].tags[0]
         screen.query_one("#tag").value = tag
         await pilot.pause()
-        keys = [k.value for k in table.rows]
+        keys = list(table.keys)
         assert keys and all(
             tag in (backend.library.drills[k[6:]].tags if k.startswith("drill:") else backend.library.card(k[5:]).tags)
             for k in keys
         )
         table.focus()
-        table.move_cursor(row=keys.index("drill:bytes-to-unicode"))
+        table.cursor = keys.index("drill:bytes-to-unicode")
         await pilot.press("enter")
         assert isinstance(app.screen, ModeChoice)
 

@@ -139,9 +139,9 @@ async def review(args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def browse(args: dict[str, Any]) -> dict[str, Any]:
-    """One keystroke in Browse's search box to the filtered table painted: a query typed a key at
+    """One keystroke in Browse's search box to the filtered list painted: a query typed a key at
     a time, then taken back with backspace, ``reps`` keys in all."""
-    from textual.widgets import DataTable
+    from tokdrill.ui.widgets.row_list import RowList
 
     reps: int = args["reps"]
     app = _app()
@@ -162,7 +162,7 @@ async def browse(args: dict[str, Any]) -> dict[str, Any]:
             refills[0] += 1
 
         screen.refill = counted
-        table = screen.query_one(DataTable)
+        table = screen.query_one(RowList)
         rows.append(table.row_count)
         await pilot.press("slash")
         await _settle(pilot)

@@ -1,8 +1,7 @@
 """Browse every drill and card: search as you type, filter by tag, Enter opens the row.
 
-The table measures every cell of every row it is given before it paints, so a long list
-(thousands of cards) goes in a page at a time: the first page at once, the next whenever the
-cursor comes near the end of what is loaded. A short list goes in whole."""
+A long list (thousands of cards) goes into the list a page at a time: the first page at once,
+the next whenever the cursor comes near the end of what is loaded. A short list goes in whole."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import Input, Select, Static
 
 from tokdrill.backend import Backend
 from tokdrill.clock import clock_text
@@ -25,6 +24,7 @@ from tokdrill.ui.formatting import shorten
 from tokdrill.ui.messages import OpenCard, OpenDrill
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
+from tokdrill.ui.widgets.row_list import RowList
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Entry:
 
     @property
     def key(self) -> str:
-        """The table's key for this row: ``kind:id``."""
+        """The list's key for this row: ``kind:id``."""
         return f"{self.kind}:{self.item_id}"
 
     @cached_property
@@ -85,9 +85,8 @@ GAP = "  "  # between columns
 
 
 class Columns:
-    """Browse's columns, drawn into one table cell per row: the table then measures and draws
-    one cell a row instead of six (the cost of every keystroke's new list). Widths fit the
-    longest value of each column over every row, so they hold still while the list filters."""
+    """Browse's columns, drawn into one line of text per row. Widths fit the longest value of
+    each column over every row, so they hold still while the list filters."""
 
     def __init__(self, rows: list[Entry]) -> None:
         self.widths = [cell_len(h) for h in HEADINGS]
@@ -115,10 +114,9 @@ class Columns:
         return found
 
 
-def add_rows(table: DataTable[Text], columns: Columns, rows: list[Entry]) -> None:
-    """Append ``rows`` to Browse's table, keyed ``kind:id``."""
-    for row in rows:
-        table.add_row(columns.line(row), key=row.key)
+def list_rows(columns: Columns, rows: list[Entry]) -> list[tuple[str, Text]]:
+    """``rows`` as Browse's list takes them: key ``kind:id`` and the row's line."""
+    return [(row.key, columns.line(row)) for row in rows]
 
 
 def filter_entries(rows: list[Entry], query: str, tag: str | None) -> list[Entry]:
@@ -160,7 +158,7 @@ class Search:
 
 
 TITLE_WIDTH = 50  # the title column, so that the deck or level fits an 80-column terminal
-WHOLE_ROWS = 300  # a list this short goes into the table whole
+WHOLE_ROWS = 300  # a list this short goes in whole
 PAGE_ROWS = 100  # a longer one this many rows at a time (several screenfuls)
 
 
@@ -173,7 +171,7 @@ class BrowseScreen(Screen[None]):
         super().__init__()
         self.backend = backend
         self._left_for_item = False
-        self.shown: list[Entry] = []  # what the search and tag select, loaded into the table or not
+        self.shown: list[Entry] = []  # what the search and tag select, loaded into the list or not
 
     def compose(self) -> ComposeResult:
         library = self.backend.library
@@ -184,13 +182,12 @@ class BrowseScreen(Screen[None]):
         with Horizontal(id="browse-filters"):
             yield InOrderInput(placeholder="search (/ or just type)", id="search", select_on_focus=False)
             yield Select([(t, t) for t in library.tags()], prompt="any tag", id="tag")
-        yield DataTable(id="items", cursor_type="row", zebra_stripes=True)
+        yield RowList(self.columns.heading(), id="items")
         yield Static("", id="browse-count")
         yield FittingFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column(self.columns.heading(), key="item")
+        table = self.query_one(RowList)
         self.refill()
         if not self.query_one("#search", Input).value:  # keys typed while it opened are a search
             table.focus()
@@ -200,28 +197,26 @@ class BrowseScreen(Screen[None]):
         tag_value = self.query_one("#tag", Select).value
         tag = tag_value if isinstance(tag_value, str) else None
         self.shown = shown = self.search(query, tag)
-        table = self.query_one(DataTable)
-        table.clear()
-        add_rows(table, self.columns, shown if len(shown) <= WHOLE_ROWS else shown[:PAGE_ROWS])
+        page = shown if len(shown) <= WHOLE_ROWS else shown[:PAGE_ROWS]
+        self.query_one(RowList).set_rows(list_rows(self.columns, page))
         self.query_one("#browse-count", Static).update(
             f"{len(shown)} of {len(self.rows)} shown · Enter opens", layout=False
         )
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
         """Near the end of what is loaded of a long list: load the next page."""
-        table = event.data_table
+        table = event.row_list
         loaded = table.row_count
-        if loaded < len(self.shown) and event.cursor_row >= loaded - PAGE_ROWS // 2:
-            add_rows(table, self.columns, self.shown[loaded : loaded + PAGE_ROWS])
+        if loaded < len(self.shown) and event.index >= loaded - PAGE_ROWS // 2:
+            table.add_rows(list_rows(self.columns, self.shown[loaded : loaded + PAGE_ROWS]))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.refill()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the search box moves to the results, on the first row."""
-        table = self.query_one(DataTable)
-        if table.row_count:
-            table.move_cursor(row=0)
+        table = self.query_one(RowList)
+        table.cursor = 0
         table.focus()
 
     def on_screen_suspend(self) -> None:
@@ -236,14 +231,13 @@ class BrowseScreen(Screen[None]):
         if search.value:
             search.value = ""
             self.refill()
-        self.query_one(DataTable).focus()
+        self.query_one(RowList).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.refill()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        key = event.row_key.value or ""
-        kind, _, item_id = key.partition(":")
+    def on_row_list_selected(self, event: RowList.Selected) -> None:
+        kind, _, item_id = event.key.partition(":")
         if kind == "drill":
             self.post_message(OpenDrill(item_id))
         else:
