@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -200,6 +201,18 @@ def test_a_malformed_hidden_test_file_is_an_error_not_an_exception(
     offset = 1 if field == "concepts" else 0
     assert [(e.line, e.field) for e in scan.errors] == [(line + offset, field)], scan.errors
     assert phrase in scan.errors[0].message
+
+
+def test_reading_a_hidden_test_file_prints_no_python_warnings(tmp_path: Path) -> None:
+    """Questionable escapes warn when Python compiles the file; reading it for its tests does
+    not (a warning printed while the app draws would garble the screen)."""
+    path = tmp_path / "test_escapes.py"
+    path.write_text("def test_a(impl):\n    assert impl('\\e') == '\\d'\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scan = read_hidden_test_file(path)
+    assert [t.name for t in scan.tests] == ["test_escapes.py::test_a"] and scan.errors == ()
+    assert caught == []
 
 
 def test_a_drill_knows_which_concepts_each_hidden_test_checks(content_dir: Path, vocabulary: Path) -> None:

@@ -12,6 +12,7 @@ way the grader names results (without parameters).
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -55,7 +56,9 @@ def read_hidden_test_file(path: Path) -> HiddenTestFile:
     except UnreadableFile as exc:
         return HiddenTestFile((), (ContentError(path, 1, "file", str(exc)),))
     try:
-        tree = ast.parse(source, filename=str(path))
+        with warnings.catch_warnings():  # e.g. "invalid escape sequence": Python's concern when it runs
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
         line = exc.lineno or 1
         return HiddenTestFile((), (ContentError(path, line, "python", f"not valid Python: {exc.msg}"),))
