@@ -187,9 +187,34 @@ async def test_an_edit_redraws_only_the_lines_it_changed() -> None:
         assert set(rows) == {cursor_row}  # not the other rows of the screen
 
 
+async def test_a_change_of_height_redraws_no_line_already_drawn() -> None:
+    """The results opening below the editor makes it shorter, not different."""
+    app = EditorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.load_text(long_reference())
+        editor.cursor_blink = False  # a blinking cursor redraws its row on its own
+        editor.focus()
+        await pilot.pause()
+        rows: list[int] = []
+        draw = editor._render_line
+
+        def counted(y: int) -> object:
+            rows.append(y)
+            return draw(y)
+
+        editor._render_line = counted  # type: ignore[method-assign]
+        await pilot.resize_terminal(100, 20)
+        await pilot.pause()
+        assert rows == []
+        await pilot.resize_terminal(90, 20)  # a new width draws every row again
+        await pilot.pause()
+        assert set(rows) == set(range(editor.size.height))
+
+
 @pytest.mark.parametrize(
     "edit",
-    ["type", "enter", "open a string", "delete a line", "move the cursor", "select", "scroll"],
+    ["type", "enter", "open a string", "delete a line", "move the cursor", "select", "scroll", "narrower", "shorter"],
 )
 async def test_lines_kept_across_edits_are_drawn_as_a_fresh_draw_would(edit: str) -> None:
     """The drawn-line cache is keyed by each line's content, so after any edit every row must
@@ -214,9 +239,11 @@ async def test_lines_kept_across_edits_are_drawn_as_a_fresh_draw_would(edit: str
             editor.move_cursor((45, 0))
         elif edit == "select":
             editor.selection = Selection((38, 0), (44, 3))
-        else:
+        elif edit == "scroll":
             editor.scroll_to(y=editor.scroll_y + 7, animate=False)
+        else:
+            await pilot.resize_terminal(*((90, 30) if edit == "narrower" else (100, 20)))
         await pilot.pause()
         kept = drawn(editor)
-        editor._line_cache.clear()
+        editor._lines.forget()
         assert kept == drawn(editor)

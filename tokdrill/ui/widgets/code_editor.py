@@ -20,6 +20,7 @@ from typing import Any
 from textual import events
 from textual.cache import LRUCache
 from textual.document._syntax_aware_document import SyntaxAwareDocument
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -76,21 +77,39 @@ class PendingIndent:
 
 class LinesByContent(LRUCache[tuple[object, ...], Strip]):
     """TextArea's cache of drawn lines, each key extended with what the line shows (its text,
-    highlights and the widths it is drawn at). TextArea's own key names a line's position and the
-    cursor but not its content, so TextArea empties the cache after every edit and redraws every
-    visible line; with the content in the key, an edit redraws only the lines it changed."""
+    highlights and the widths it is drawn at). TextArea's own key names a line's position, the
+    cursor and the editor's size but not the line's content, so TextArea empties the cache after
+    every edit and resize and redraws every visible line. With the content in the key, an edit
+    redraws only the lines it changed, and a change of height (the results opening below the
+    editor) none: the key keeps the width of TextArea's size, not its height, and emptying the
+    cache is left to a change of styles (or soft wrapping, whose rows are not keyed by content)."""
 
     def __init__(self, editor: CodeEditor, maxsize: int = 1024) -> None:
         super().__init__(maxsize)
         self._editor = editor
 
+    def _full_key(self, key: tuple[object, ...]) -> tuple[object, ...]:
+        size = key[0] if key else None
+        if isinstance(size, Size):
+            key = (size.width, *key[1:])
+        return (key, self._editor.drawing)
+
     def get(self, key: tuple[object, ...], default: Any = None) -> Any:
-        return super().get((key, self._editor.drawing), default)
+        return super().get(self._full_key(key), default)
 
     def set(self, key: tuple[object, ...], value: Strip) -> None:
-        super().set((key, self._editor.drawing), value)
+        super().set(self._full_key(key), value)
 
     __setitem__ = set
+
+    def clear(self) -> None:
+        """Kept: every key says what its line shows (see the class docstring)."""
+        if self._editor.soft_wrap:
+            self.forget()
+
+    def forget(self) -> None:
+        """Empty the cache."""
+        super().clear()
 
 
 class CodeEditor(TextArea):
@@ -127,7 +146,8 @@ class CodeEditor(TextArea):
         self.pending: PendingIndent | None = None
         self.set_reactive(CodeEditor.auto_indent, auto_indent)
         self.drawing: tuple[object, ...] = ()  # what the line being drawn shows (LinesByContent)
-        self._line_cache = LinesByContent(self)
+        self._lines = LinesByContent(self)
+        self._line_cache = self._lines
 
     def render_line(self, y: int) -> Strip:
         self.drawing = self._line_content(self.scroll_offset.y + y)
@@ -142,6 +162,10 @@ class CodeEditor(TextArea):
         highlights = tuple(self._highlights[row]) if self._highlights else ()
         return (document[row], highlights, width, self.gutter_width, self.has_focus)
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._lines.forget()  # colours are not part of a line's key
+
     def _build_highlight_map(self) -> None:
         """After an edit: forget the highlights; each block of lines is looked up again when it is
         next drawn (:mod:`tokdrill.ui.widgets.syntax_highlights`), not the whole document now."""
@@ -149,8 +173,7 @@ class CodeEditor(TextArea):
             self._highlights = defaultdict(list)
             super()._build_highlight_map()
             return
-        if self.soft_wrap:  # wrapped rows are not keyed by their content
-            self._line_cache.clear()
+        self._line_cache.clear()  # kept unless rows are wrapped (not keyed by their content)
         if isinstance(self._highlights, BlockHighlights):
             self._highlights.clear()
         else:

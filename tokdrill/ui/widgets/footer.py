@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -40,9 +41,28 @@ class FittingFooter(Footer):
     def __init__(self) -> None:
         super().__init__(show_command_palette=True)
         self._composed_width = -1
+        self._composed_keys: tuple[object, ...] | None = None
+
+    def _shown_keys(self) -> tuple[object, ...]:
+        """What the footer would show of the screen's bindings now."""
+        return tuple(
+            (binding.key, binding.action, binding.description, enabled, tooltip)
+            for _node, binding, enabled, tooltip in self.screen.active_bindings.values()
+            if binding.show
+        )
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Recompose only when the keys shown would change: the screen announces a change of
+        bindings on every focus move and every refresh of them, and recomposing mounts and styles
+        every key again."""
+        if self._bindings_ready and screen is self.screen and self._shown_keys() == self._composed_keys:
+            return
+        super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
         self._forget_removed_keys()
+        if self._bindings_ready:
+            self._composed_keys = self._shown_keys()
         children = list(super().compose())
         width = self.size.width or self.app.size.width
         self._composed_width = width
