@@ -75,8 +75,8 @@ class FittingFooter(Footer):
     def _forget_removed_keys(self) -> None:
         """Drop the ``compact`` watchers of keys no longer mounted. Each key the footer composes
         binds to its ``compact``, and Textual prunes those watchers only when ``compact``
-        changes; as the footer recomposes on every screen change, the removed keys (and the
-        work of restyling them) would otherwise pile up for as long as the app runs."""
+        changes; as the footer recomposes whenever the keys it shows change, the removed keys
+        (and the work of restyling them) would otherwise pile up for as long as the app runs."""
         watchers = getattr(self, "__watchers", {}).get("compact")
         if watchers:
             watchers[:] = [(node, callback) for node, callback in watchers if node.is_attached]
