@@ -36,6 +36,22 @@ async def test_enter_in_the_search_box_moves_to_the_first_result(app: TokdrillAp
         assert isinstance(app.screen, ModeChoice)
 
 
+async def test_enter_twice_in_a_burst_opens_the_first_result(app: TokdrillApp) -> None:
+    """The second Enter reaches the search box before focus has moved to the results; it still
+    opens the first row, as it would a moment later."""
+    async with app.run_test(size=SMALL) as pilot:
+        await open_browse(app, pilot)
+        await pilot.press("slash", *"unicode")
+        burst(app, ["enter", "enter"])
+        await settle(pilot, lambda: isinstance(app.screen, ModeChoice))
+        await pilot.press("escape")
+        await pilot.press("slash")  # back in the box: Enter moves to the results again, nothing opens
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, BrowseScreen) and app.screen.query_one(RowList).has_focus
+
+
 async def test_letters_that_are_keys_elsewhere_type_into_the_search(app: TokdrillApp) -> None:
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_browse(app, pilot)

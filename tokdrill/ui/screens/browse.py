@@ -171,6 +171,7 @@ class BrowseScreen(Screen[None]):
         super().__init__()
         self.backend = backend
         self._left_for_item = False
+        self._to_results = False  # Enter in the search box has sent focus to the results, not yet there
         self.shown: list[Entry] = []  # what the search and tag select, loaded into the list or not
 
     def compose(self) -> ComposeResult:
@@ -214,10 +215,18 @@ class BrowseScreen(Screen[None]):
         self.refill()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the search box moves to the results, on the first row."""
+        """Enter in the search box moves to the results, on the first row; an Enter that reaches
+        the box before focus has moved (a fast second Enter) opens that row, as it would there."""
         table = self.query_one(RowList)
+        if self._to_results:
+            table.action_select()
+            return
+        self._to_results = True
         table.cursor = 0
         table.focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._to_results = False
 
     def on_screen_suspend(self) -> None:
         self._left_for_item = not isinstance(self.app.screen, ModalScreen)
