@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.strip import Strip
 from textual.widgets.text_area import Selection
 from ui_helpers import SIZE, start_drill
 
@@ -165,6 +166,19 @@ def drawn(editor: CodeEditor) -> list[list[tuple[str, object]]]:
     return [[(s.text, s.style) for s in editor.render_line(y)] for y in range(editor.size.height)]
 
 
+def count_redrawn_rows(editor: CodeEditor) -> list[int]:
+    """From now on, the row of every line the editor draws afresh (not from its cache)."""
+    rows: list[int] = []
+    draw = editor._render_line
+
+    def counted(y: int) -> Strip:
+        rows.append(y)
+        return draw(y)
+
+    editor._render_line = counted  # type: ignore[method-assign]
+    return rows
+
+
 async def test_an_edit_redraws_only_the_lines_it_changed() -> None:
     app = EditorApp()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -173,14 +187,7 @@ async def test_an_edit_redraws_only_the_lines_it_changed() -> None:
         editor.focus()
         editor.move_cursor((100, len(editor.document[100])))  # the end of a comment: no other line changes
         await pilot.pause()
-        rows: list[int] = []
-        draw = editor._render_line
-
-        def counted(y: int) -> object:
-            rows.append(y)
-            return draw(y)
-
-        editor._render_line = counted  # type: ignore[method-assign]
+        rows = count_redrawn_rows(editor)
         editor.insert("x")
         await pilot.pause()
         cursor_row = editor.cursor_location[0] - round(editor.scroll_y)
@@ -196,14 +203,7 @@ async def test_a_change_of_height_redraws_no_line_already_drawn() -> None:
         editor.cursor_blink = False  # a blinking cursor redraws its row on its own
         editor.focus()
         await pilot.pause()
-        rows: list[int] = []
-        draw = editor._render_line
-
-        def counted(y: int) -> object:
-            rows.append(y)
-            return draw(y)
-
-        editor._render_line = counted  # type: ignore[method-assign]
+        rows = count_redrawn_rows(editor)
         await pilot.resize_terminal(100, 20)
         await pilot.pause()
         assert rows == []
