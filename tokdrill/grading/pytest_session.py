@@ -4,8 +4,9 @@ This is the only module that touches pytest's private API. :class:`CollectedSess
 pytest and collects the tests in the grading process (``_prepareconfig``, ``Session``,
 ``Config._do_configure``); each forked sandbox then runs only the test loop, which is most of
 what makes a warm verdict fast. It also parses each test file once, so that a failing test's
-report does not parse the file again (a patch of ``_pytest._code.source``). If those private
-names change in a future pytest, :func:`open_session` falls back to :class:`PublicSession`:
+report does not parse the file again, and answers the file and source lookups a report repeats
+from a memo (patches of ``_pytest._code``). If those private names change in a future pytest,
+:func:`open_session` falls back to :class:`PublicSession`:
 ``pytest.main`` collects in the grading process to learn the test names and again inside each
 sandbox, before the submission is loaded. Slower, equally correct.
 
@@ -15,21 +16,27 @@ sandbox, before the submission is loaded. Slower, equally correct.
 from __future__ import annotations
 
 import ast
+import inspect
 import io
 import os
 import sys
+import tokenize
 import types
 import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pytest
 
 from tokdrill.grading.spec import test_name
 
+if TYPE_CHECKING:
+    from _pytest._code.source import Source
+
+T = TypeVar("T")
 PRIVATE_ENV = "TOKDRILL_PYTEST_PRIVATE"
 SUBMISSION_PLUGIN = "tokdrill-submission"
 UNUSED_PLUGINS = ("doctest", "junitxml", "pastebin", "setuponly", "setupplan", "debugging", "nose", "legacypath")
@@ -258,7 +265,8 @@ def remember_source(text: str) -> None:
 class _FailureReports:
     """Cheaper failure reports: to show the failing statement, pytest parses the whole test file
     again for every failing test. Parse each hidden test file once, while preparing, and answer
-    pytest's statement-range lookups from that tree. Files not seen here go through pytest."""
+    pytest's statement-range lookups from that tree. Files not seen here go through pytest. The
+    path and source of a traceback's files are looked up once per process, not per entry."""
 
     trees: dict[str, ast.AST] = {}  # noqa: RUF012 - source text (as pytest joins it) -> tree
     starts: dict[int, list[int]] = {}  # noqa: RUF012 - id(tree) -> sorted first lines of statements
@@ -281,13 +289,17 @@ class _FailureReports:
     def install(cls) -> None:
         if cls.installed:
             return
+        # pytest finds where a failing statement ends with tokenize, whose pattern Python
+        # compiles on first use (over 10 ms): compile it here, before any sandbox is forked.
+        list(tokenize.generate_tokens(io.StringIO("pass\n").readline))
         try:
             from _pytest._code import code as code_module
             from _pytest._code import source as source_module
-            from _pytest._code.source import Source
 
             original_range = source_module.getstatementrange_ast
             original_bounds = source_module.get_statement_startend2
+            original_findsource = source_module.findsource
+            original_path: Callable[[object], Path | str] = vars(code_module.Code)["path"].fget
         except (ImportError, AttributeError):
             cls.installed = True  # pytest changed: its own (slower) way stays
             return
@@ -306,11 +318,62 @@ class _FailureReports:
             index = bisect_right(starts, lineno)
             return starts[index - 1], (starts[index] if index < len(starts) else None)
 
+        # A failure report asks for the path of each traceback entry's file about twenty times
+        # (each a stat) and reads the whole file into a new Source for each entry: answer the
+        # repeats from a memo. Files do not change during a run; a forked sandbox sees them
+        # differently (hidden tests are covered there), so the memo starts empty in each process.
+        memo = _ProcessMemo()
+
+        def path(code: code_module.Code) -> Path | str:
+            return memo.get(("path", code.raw.co_filename), lambda: original_path(code))
+
+        def findsource(obj: object) -> tuple[Source | None, int]:
+            """pytest's ``findsource``, sharing one Source per file between its functions."""
+            if not isinstance(obj, types.CodeType):
+                return original_findsource(obj)
+            try:
+                lines, lineno = inspect.findsource(obj)
+            except Exception:  # noqa: BLE001 - as pytest: no source
+                return None, -1
+            kept_lines, source = memo.get(("source", obj.co_filename), lambda: (lines, _source_of(lines)))
+            if kept_lines is not lines:  # the file's lines changed (linecache read it again)
+                source = _source_of(lines)
+            return source, lineno
+
+        code_module.Code.path = property(path)  # type: ignore[assignment, method-assign]
+        source_module.findsource = findsource
+        code_module.findsource = findsource  # type: ignore[attr-defined]
         source_module.get_statement_startend2 = get_statement_startend2
         source_module.getstatementrange_ast = getstatementrange_ast
         # code.py imported the name from source.py: replace its copy too (not re-exported there).
         code_module.getstatementrange_ast = getstatementrange_ast  # type: ignore[attr-defined]
         cls.installed = True
+
+
+def _source_of(lines: list[str]) -> Source:
+    """A pytest Source of a file's lines, made as pytest's ``findsource`` makes it."""
+    from _pytest._code.source import Source
+
+    source = Source()
+    source.lines = [line.rstrip() for line in lines]
+    source.raw_lines = lines
+    return source
+
+
+class _ProcessMemo:
+    """Computed values by key, forgotten when read from a different process than the one that
+    stored them (a forked child starts with an empty memo)."""
+
+    def __init__(self) -> None:
+        self._pid = os.getpid()
+        self._values: dict[object, Any] = {}
+
+    def get(self, key: object, compute: Callable[[], T]) -> T:
+        if self._pid != os.getpid():
+            self._pid, self._values = os.getpid(), {}
+        if key not in self._values:
+            self._values[key] = compute()
+        return cast(T, self._values[key])
 
 
 def _statement_starts(tree: ast.AST) -> list[int]:
