@@ -9,10 +9,10 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from tokdrill.grading.report import summary_line, summary_style, verdict_spans
 from tokdrill.grading.verdict import Verdict
+from tokdrill.ui.widgets.kept_static import KeptStatic
 
 _STYLES = {"plain": "", "pass": "bold green", "fail": "bold red", "warn": "yellow", "dim": "dim", "heading": "bold"}
 
@@ -30,18 +30,18 @@ class ResultsPanel(VerticalScroll, can_focus=True):
     """Shows a verdict (greyed while the next is graded), and after a pass the time summary and the diff."""
 
     DEFAULT_CSS = """
-    ResultsPanel { height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1; }
+    ResultsPanel { height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1; scrollbar-gutter: stable; }
     ResultsPanel.-empty { display: none; }
-    ResultsPanel.-stale > Static { color: $text-muted; }
-    ResultsPanel > Static { width: 1fr; height: auto; }
-    ResultsPanel > Static.-blank { display: none; }
+    ResultsPanel.-stale > KeptStatic { text-opacity: 55%; }
+    ResultsPanel > KeptStatic { width: 1fr; height: auto; }
+    ResultsPanel > KeptStatic.-blank { display: none; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-empty")
-        self._summary = Static("", id="summary", classes="-blank")
-        self._tests = Static("", id="tests", classes="-blank")
-        self._diff = Static("", id="diff", classes="-blank")
+        self._summary = KeptStatic("", id="summary", classes="-blank")
+        self._tests = KeptStatic("", id="tests", classes="-blank")
+        self._diff = KeptStatic("", id="diff", classes="-blank")
         self.diff_text = ""
 
     def compose(self) -> ComposeResult:
@@ -50,7 +50,7 @@ class ResultsPanel(VerticalScroll, can_focus=True):
         yield self._tests
 
     @staticmethod
-    def _show(part: Static, content: RenderableType) -> None:
+    def _show(part: KeptStatic, content: RenderableType) -> None:
         part.update(content)
         part.set_class(content == "", "-blank")
 
