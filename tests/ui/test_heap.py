@@ -1,0 +1,149 @@
+"""The heap is collected and frozen once a screen has been quiet a moment, never while keys
+arrive, and let go on the next screen change, so a closed screen is freed, not kept frozen."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+
+import pytest
+from ui_helpers import start_drill
+
+from tokdrill.backend import Backend
+from tokdrill.ui import heap
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.heap import HeapSettler
+from tokdrill.ui.screens import drill as drill_screen
+from tokdrill.ui.screens.drill import DrillScreen
+
+SIZE = (100, 30)
+
+
+@pytest.fixture(autouse=True)
+def _unfrozen_after() -> Iterator[None]:
+    yield
+    gc.unfreeze()  # whatever a failed test left frozen is not kept for the rest of the suite
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_settling_collects_and_freezes_and_a_screen_change_lets_go() -> None:
+    settler = HeapSettler()
+    assert settler.settle() and settler.frozen and gc.get_freeze_count() > 0
+    assert not settler.settle()  # already frozen: nothing to do
+    settler.screen_changed()
+    assert not settler.frozen and gc.get_freeze_count() == 0
+    assert settler.settles == 1 and settler.releases == 1
+
+
+def test_settling_waits_for_a_quiet_moment_after_the_last_key() -> None:
+    clock = Clock()
+    settler = HeapSettler(clock)
+    assert settler.wait_before_settling() == 0  # no key yet
+    settler.activity()
+    clock.now += heap.QUIET_SECONDS / 4
+    assert settler.wait_before_settling() == pytest.approx(heap.QUIET_SECONDS * 3 / 4)
+    clock.now += heap.QUIET_SECONDS
+    assert settler.wait_before_settling() == 0
+
+
+def test_settling_waits_while_work_runs_and_a_quiet_moment_after_it() -> None:
+    clock = Clock()
+    settler = HeapSettler(clock)
+    assert settler.wait_before_settling(working=True) == heap.WORK_POLL_SECONDS
+    clock.now += 5
+    assert settler.wait_before_settling(working=True) == heap.WORK_POLL_SECONDS
+    assert settler.wait_before_settling() == heap.QUIET_SECONDS  # it just ended: its result is drawn now
+    clock.now += heap.QUIET_SECONDS
+    assert settler.wait_before_settling() == 0
+
+
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(heap, "SETTLE_AFTER_SECONDS", 0.3)
+    monkeypatch.setattr(heap, "QUIET_SECONDS", 0.3)
+    monkeypatch.setattr(drill_screen, "AUTOSAVE_SECONDS", 0.5)
+
+
+async def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+@pytest.mark.usefixtures("quick")
+async def test_a_closed_drill_screen_is_not_kept_frozen_past_the_next_screen_change(backend: Backend) -> None:
+    """A settle just after a screen closes may still find it held (a cancelled timer keeps the
+    context it was made in until its due time); the next screen change lets it go for good."""
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        assert await wait_for(lambda: app.heap.frozen)  # settled with the drill on top
+        gone = weakref.ref(screen)
+        del screen
+        released = app.heap.releases
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, DrillScreen)
+        assert app.heap.releases == released + 1  # let go at the screen change
+        assert await wait_for(lambda: app.heap.frozen)  # Today settled
+        await asyncio.sleep(1.2)  # past the closed screen's last timer
+        settled = app.heap.settles
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.heap.releases == released + 2
+        assert await wait_for(lambda: app.heap.settles > settled)
+        assert gone() is None, "the closed drill screen is still held"
+    assert gc.get_freeze_count() == 0  # nothing of the app stays frozen after it
+
+
+@pytest.fixture
+def by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No settle on its own (the test calls it); a key or a verdict holds it off for 2 s."""
+    monkeypatch.setattr(heap, "SETTLE_AFTER_SECONDS", 600.0)
+    monkeypatch.setattr(heap, "QUIET_SECONDS", 2.0)
+
+
+@pytest.mark.usefixtures("by_hand")
+async def test_a_key_puts_settling_off_until_the_keys_stop(backend: Backend) -> None:
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        await pilot.press("x")
+        app._settle_heap()
+        assert not app.heap.frozen and app.heap.settles == 0
+        assert await wait_for(lambda: app.heap.frozen)  # once the keys have stopped
+
+
+@pytest.mark.usefixtures("by_hand")
+async def test_grading_puts_settling_off_until_the_verdict(backend: Backend) -> None:
+    release = threading.Event()
+    grade = backend.grade
+
+    def held(drill, source):  # type: ignore[no-untyped-def]
+        release.wait(30)
+        return grade(drill, source)
+
+    backend.grade = held  # type: ignore[method-assign]
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        await pilot.press("ctrl+s")
+        assert await wait_for(lambda: screen.grading)
+        app.heap._last_activity -= 10
+        app._settle_heap()
+        assert not app.heap.frozen and app.heap.settles == 0
+        release.set()
+        assert await wait_for(lambda: not screen.grading)
+        assert await wait_for(lambda: app.heap.frozen)
