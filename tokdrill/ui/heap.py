@@ -3,9 +3,9 @@
 A full collection walks every object the app holds: with a drill open that is about 140,000
 objects and 90 ms, and Python runs one every few dozen keystrokes while the user types. Most of
 those objects live as long as the screen on top does. So once a screen has been on top for a
-moment with no key pressed, the app collects once and freezes what is left (``gc.freeze``): later
-passes walk only what is newer. The next screen change unfreezes everything, so what a closed
-screen leaves behind is collected at the next settle instead of being kept for good.
+moment with no key pressed and no grading running, the app collects once and freezes what is left
+(``gc.freeze``): later passes walk only what is newer. The next screen change unfreezes everything,
+so what a closed screen leaves behind is collected at the next settle instead of being kept.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class HeapSettler:
         self.releases = 0
 
     def activity(self) -> None:
-        """A key or click arrived (settling waits for a quiet moment)."""
+        """A key, a click or finished work: settling waits for a quiet moment after it."""
         self._last_activity = self._clock()
 
     def wait_before_settling(self, working: bool = False) -> float:
