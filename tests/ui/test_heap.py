@@ -147,3 +147,15 @@ async def test_grading_puts_settling_off_until_the_verdict(backend: Backend) -> 
         release.set()
         assert await wait_for(lambda: not screen.grading)
         assert await wait_for(lambda: app.heap.frozen)
+
+
+@pytest.mark.usefixtures("by_hand")
+async def test_a_verdict_counts_as_activity_though_settling_never_saw_the_grading(backend: Backend) -> None:
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        await pilot.press("ctrl+s")
+        app.heap._last_activity -= 10  # the key is long past
+        assert app.heap.wait_before_settling() == 0
+        assert await wait_for(lambda: screen.last_verdict is not None and not screen.grading)
+        assert app.heap.wait_before_settling() > 0  # the verdict just drawn

@@ -24,7 +24,7 @@ from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.ui import heap, keymap
 from tokdrill.ui.heap import HeapSettler
-from tokdrill.ui.messages import OpenCard, OpenDrill, SettingsChanged, StoreStatusChanged
+from tokdrill.ui.messages import GradeFailed, GradeFinished, OpenCard, OpenDrill, SettingsChanged, StoreStatusChanged
 
 if TYPE_CHECKING:
     from tokdrill.ui.screens.drill import DrillScreen
@@ -81,6 +81,12 @@ class TokdrillApp(App[None]):
         if isinstance(event, (events.Key, events.MouseDown)) and not event.is_forwarded:
             self.heap.activity()
         await super().on_event(event)
+
+    @on(GradeFinished)
+    @on(GradeFailed)
+    def _verdict_shown(self) -> None:
+        """A verdict is being drawn (the drill screen's handler ran first): settle after it."""
+        self.heap.activity()
 
     def _screen_changed(self, screen: Screen[object]) -> None:
         """Unfreeze the heap, and settle it again once the new screen has been quiet a moment."""
