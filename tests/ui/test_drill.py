@@ -3,7 +3,6 @@ the clock, drafts, leaving, giving up and opening another drill."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 import yaml
 from textual.pilot import Pilot
 from textual.widgets import Static
-from ui_helpers import SIZE, SMALL, load, settle, start_drill, submit
+from ui_helpers import SIZE, SMALL, hold_grading, load, settle, start_drill, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -438,14 +437,7 @@ async def test_while_grading_the_bar_says_so_and_the_last_verdict_stays_greyed(
 ) -> None:
     """Grading changes no layout: the drill bar says "grading…", the results panel stays as it
     was (hidden before the first verdict, greyed after one) until the new verdict replaces it."""
-    release = threading.Event()
-    grade = backend.grade
-
-    def held(drill, source):  # type: ignore[no-untyped-def]
-        release.wait(30)
-        return grade(drill, source)
-
-    backend.grade = held  # type: ignore[method-assign]
+    release = hold_grading(backend)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_drill(app, pilot, DRILL, "recall")
         bar_state = screen.query_one("#grade-state", Static)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import threading
 import weakref
 from collections.abc import Callable, Iterator
 
 import pytest
-from ui_helpers import start_drill
+from ui_helpers import hold_grading, start_drill
 
 from tokdrill.backend import Backend
 from tokdrill.ui import heap
@@ -128,14 +127,7 @@ async def test_a_key_puts_settling_off_until_the_keys_stop(backend: Backend) -> 
 
 @pytest.mark.usefixtures("by_hand")
 async def test_grading_puts_settling_off_until_the_verdict(backend: Backend) -> None:
-    release = threading.Event()
-    grade = backend.grade
-
-    def held(drill, source):  # type: ignore[no-untyped-def]
-        release.wait(30)
-        return grade(drill, source)
-
-    backend.grade = held  # type: ignore[method-assign]
+    release = hold_grading(backend)
     app = TokdrillApp(backend, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")

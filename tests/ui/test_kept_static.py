@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
+from textual.pilot import Pilot
 from textual.widgets import Static
 from ui_helpers import screen_lines
 
@@ -62,12 +63,17 @@ async def test_it_shows_what_a_static_shows_and_scrolls_the_same() -> None:
         assert any("line 20" in line for line in box_lines(app, "#kept-box"))
 
 
+async def shown(app: Pair, pilot: Pilot[None]) -> KeptStatic:
+    """The kept widget, once the long text is shown in it."""
+    app.show(long_text())
+    await pilot.pause()
+    return app.query_one("#kept", KeptStatic)
+
+
 async def test_it_wraps_once_per_content_and_width_and_draws_only_lines_shown() -> None:
     app = Pair()
     async with app.run_test(size=(50, 30)) as pilot:
-        kept = app.query_one("#kept", KeptStatic)
-        app.show(long_text())
-        await pilot.pause()
+        kept = await shown(app, pilot)
         drawn = kept.wraps
         box_height = app.query_one("#kept-box").size.height
         assert kept.size.height > 3 * box_height and kept.lines_drawn <= box_height + 1
@@ -96,9 +102,7 @@ async def test_it_wraps_once_per_content_and_width_and_draws_only_lines_shown() 
 async def test_a_new_theme_draws_it_again() -> None:
     app = Pair()
     async with app.run_test(size=(50, 30)) as pilot:
-        kept = app.query_one("#kept", KeptStatic)
-        app.show(long_text())
-        await pilot.pause()
+        kept = await shown(app, pilot)
         drawn = kept.wraps
         app.theme = "textual-light" if app.theme != "textual-light" else "nord"
         await pilot.pause()

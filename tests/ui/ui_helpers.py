@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from collections.abc import Callable
 
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 
+from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.drill import DrillScreen
@@ -40,6 +42,20 @@ async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def hold_grading(backend: Backend) -> threading.Event:
+    """Make ``backend.grade`` wait until the returned event is set (at most 30 s), so a test can
+    look at the app while a verdict is on its way."""
+    release = threading.Event()
+    grade = backend.grade
+
+    def held(drill, source):  # type: ignore[no-untyped-def]
+        release.wait(30)
+        return grade(drill, source)
+
+    backend.grade = held  # type: ignore[method-assign]
+    return release
 
 
 async def start_drill(app: TokdrillApp, pilot: Pilot[None], drill_id: str, mode: Mode) -> DrillScreen:
