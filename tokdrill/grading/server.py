@@ -19,6 +19,9 @@ from tokdrill.grading.protocol import EndOfStream, read_frame, write_frame
 
 def serve(in_fd: int, out_fd: int) -> None:
     """Answer requests until the client closes its end."""
+    # The third-party module submissions import most: loaded once here, every sandbox has it.
+    import regex  # noqa: F401
+
     from tokdrill.grading import mechanisms
     from tokdrill.grading.decide import internal_error
     from tokdrill.grading.limits import Limits
