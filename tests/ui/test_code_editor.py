@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets.text_area import Selection
 from ui_helpers import SIZE, start_drill
@@ -13,7 +14,7 @@ from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.content import load_library, reference_source
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.widgets.code_editor import CodeEditor, dedent_column, next_line_indent
+from tokdrill.ui.widgets.code_editor import SCROLL_STEP, CodeEditor, dedent_column, next_line_indent
 
 
 class EditorApp(App[None]):
@@ -247,3 +248,135 @@ async def test_lines_kept_across_edits_are_drawn_as_a_fresh_draw_would(edit: str
         kept = drawn(editor)
         editor._lines.forget()
         assert kept == drawn(editor)
+
+
+def painted(editor: CodeEditor) -> list[list[tuple[str, object]]]:
+    """The editor's rows as last painted: a row not repainted since comes from Textual's line cache."""
+    strips = editor.render_lines(Region(0, 0, editor.size.width, editor.size.height))
+    return [[(s.text, s.style) for s in strip] for strip in strips]
+
+
+def painted_afresh(editor: CodeEditor) -> list[list[tuple[str, object]]]:
+    """The editor's rows painted from scratch: highlights looked up again, no line kept."""
+    editor._highlights.clear()
+    editor._styles_cache.clear()
+    editor._lines.forget()
+    return painted(editor)
+
+
+def count_repainted_rows(editor: CodeEditor) -> list[int]:
+    """From now on, the row of every line Textual asks the editor to paint."""
+    rows: list[int] = []
+    paint = editor.render_line
+
+    def counted(y: int) -> Strip:
+        rows.append(y)
+        return paint(y)
+
+    editor.render_line = counted  # type: ignore[method-assign]
+    return rows
+
+
+def _split_bracket(editor: CodeEditor) -> tuple[int, int]:
+    """The first opening bracket whose match is a few rows further down."""
+    for row in range(editor.document.line_count):
+        for column, character in enumerate(editor.document[row]):
+            match = editor.find_matching_bracket(character, (row, column)) if character in "([{" else None
+            if match is not None and 1 < match[0] - row < 5 and editor.document[match[0]][match[1]] in ")]}":
+                return row, column
+    raise AssertionError("no bracket is closed on another row")
+
+
+def _on_screen(editor: CodeEditor, rows_down: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The first two characters of the row ``rows_down`` below the top of the screen."""
+    row = round(editor.scroll_y) + rows_down
+    return (row, 0), (row, min(2, len(editor.document[row])))
+
+
+STEPS = {
+    "type": lambda e: e.type_text("x"),
+    "type past the right edge": lambda e: [e.type_text(c) for c in " = some_long_name(" * 5],
+    "enter": lambda e: e.action_newline(),
+    "to the top of the screen": lambda e: e.move_cursor((round(e.scroll_y) + 1, 0)),
+    "open a string": lambda e: e.insert('"""'),  # every row below turns into its text
+    "undo": lambda e: e.action_undo(),
+    "redo": lambda e: e.action_redo(),
+    "close it again": lambda e: [e.action_delete_left() for _ in range(3)],
+    "backspace joins two lines": lambda e: e.action_delete_left(),
+    "edit a row away from the cursor": lambda e: e.replace("zz", *_on_screen(e, 6)),
+    "select down": lambda e: [e.action_cursor_down(select=True) for _ in range(3)],
+    "replace the selection with two lines": lambda e: e.replace("a = 1\nb = 2", *e.selection),
+    "onto a bracket closed on another row": lambda e: e.move_cursor(_split_bracket(e)),
+    "off the bracket": lambda e: e.action_cursor_right(),
+    "back onto the bracket": lambda e: e.action_cursor_left(),
+    "select all": lambda e: e.action_select_all(),
+    "type over everything": lambda e: e.type_text("y"),
+}
+
+
+async def test_every_row_is_painted_as_a_fresh_paint_would_after_each_edit() -> None:
+    """Only the rows an edit or a move changed are repainted, so after each step every row on
+    screen must look exactly as it does when the whole editor is painted from scratch."""
+    app = EditorApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.load_text(long_reference())
+        editor.cursor_blink = False
+        editor.focus()
+        editor.move_cursor((40, 4))
+        await pilot.pause()
+        for step, act in STEPS.items():
+            act(editor)
+            await pilot.pause()
+            assert painted(editor) == painted_afresh(editor), step
+
+
+async def test_a_keystroke_repaints_only_the_rows_it_changed() -> None:
+    app = EditorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.load_text("\n".join(f"value_{n} = {n}  # note {n}" for n in range(200)))
+        editor.cursor_blink = False
+        editor.focus()
+        editor.move_cursor((100, len(editor.document[100])))
+        await pilot.pause()
+        rows = count_repainted_rows(editor)
+        editor.type_text("x")
+        await pilot.pause()
+        cursor_row = editor.cursor_location[0] - round(editor.scroll_y)
+        assert set(rows) == {cursor_row}
+        rows.clear()
+        editor.action_cursor_up()
+        await pilot.pause()
+        assert set(rows) == {cursor_row - 1, cursor_row}  # the row left and the row reached
+
+
+async def test_typing_along_a_long_line_scrolls_a_step_at_a_time() -> None:
+    app = EditorApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.focus()
+        offsets = []
+        for _ in range(120):
+            editor.type_text("a")
+            await pilot.pause()
+            offsets.append(round(editor.scroll_x))
+        changes = sum(1 for before, after in zip(offsets, offsets[1:]) if before != after)
+        assert offsets[-1] > 0 and changes <= 120 // SCROLL_STEP + 1
+        view = editor.scrollable_content_region.width - editor.gutter_width
+        assert offsets[-1] <= editor.cursor_location[1] < offsets[-1] + view  # the cursor is on screen
+
+
+async def test_scrolling_right_stops_where_the_text_starts_if_the_rest_then_shows() -> None:
+    app = EditorApp()
+    async with app.run_test(size=(50, 10)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.load_text(" " * 12)
+        editor.focus()
+        editor.move_cursor((0, 12))
+        await pilot.pause()
+        view = editor.scrollable_content_region.width - editor.gutter_width
+        for _ in range(view - 10):  # just past the right edge: a scroll of a column or two is needed
+            editor.type_text("a")
+            await pilot.pause()
+        assert round(editor.scroll_x) == 12  # all of the text, none of the indentation

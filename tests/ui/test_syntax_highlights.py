@@ -11,7 +11,7 @@ from textual.widgets import TextArea
 
 from tokdrill.content import load_library, reference_source
 from tokdrill.ui.widgets.code_editor import CodeEditor
-from tokdrill.ui.widgets.syntax_highlights import BlockHighlights
+from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, rows_an_edit_changed
 
 
 class EditorApp(App[None]):
@@ -74,5 +74,28 @@ def test_an_edit_queries_only_the_blocks_that_are_drawn() -> None:
             assert 1 <= len(asked) <= 2  # the block(s) on screen at the end, not the whole document
             last_row = editor.document.line_count - 1
             assert all(start[0] <= last_row < end[0] + 50 for start, end in asked)
+
+    asyncio.run(run())
+
+
+def test_an_edit_is_looked_up_again_with_the_statement_around_it() -> None:
+    """Renaming an argument changes no syntax, yet the rows of its statement are looked up again
+    (a highlight can hang on text in another row of it); the rows around stay as they were."""
+
+    async def run() -> None:
+        app = EditorApp()
+        async with app.run_test() as pilot:
+            editor = app.query_one(CodeEditor)
+            editor.load_text('x = 1\ntotal = add(\n    first,\n    second,\n)\ny = 2\nz = 3\nw = """done"""\nv = 5')
+            await pilot.pause()
+            document = editor.document
+            before = document._syntax_tree
+            document.replace_range((2, 4), (2, 9), "other")
+            after = document._syntax_tree
+            assert list(before.changed_ranges(after)) == []
+            assert rows_an_edit_changed(before, after, (2, 4), (2, 9)) == [(1, 5)]
+            before = after
+            document.replace_range((5, 4), (5, 5), '"""')  # a string opens, up to the quotes on row 7
+            assert rows_an_edit_changed(before, document._syntax_tree, (5, 4), (5, 7)) == [(5, 9)]
 
     asyncio.run(run())

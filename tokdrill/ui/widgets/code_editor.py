@@ -9,6 +9,12 @@ With auto-indent off the editor inserts exactly the keys pressed.
 
 Each key that types a character is reported with a :class:`CodeEditor.Typed` message carrying
 the position the typist meant (absorbed spaces included), which the typing meter counts.
+
+A keystroke repaints only the rows it changed: TextArea repaints every row on screen whenever the
+cursor moves; here a move repaints the rows of the old and new selection and of the bracket
+matched before and after, and an edit that keeps the number of lines the rows whose text or
+highlights it changed. Anything else (lines added or removed, undo, a new text, soft wrapping)
+repaints every row, as TextArea does.
 """
 
 from __future__ import annotations
@@ -20,15 +26,17 @@ from typing import Any
 from textual import events
 from textual.cache import LRUCache
 from textual.document._syntax_aware_document import SyntaxAwareDocument
-from textual.geometry import Size
+from textual.geometry import Offset, Region, Size, Spacing
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.strip import Strip
 from textual.widgets import TextArea
+from textual.widgets.text_area import Edit, EditResult, Selection
 
-from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point
+from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point, Tree, rows_an_edit_changed
 
 INDENT = "    "
+SCROLL_STEP = 16  # columns: how far past a side edge the cursor is scrolled, and the width's step
 
 # Editing keys that TextArea handles through bindings. Bindings run only once the key has
 # bubbled up to the app, so under fast typing a backspace could land after characters typed
@@ -119,6 +127,10 @@ class CodeEditor(TextArea):
     """
 
     auto_indent: reactive[bool] = reactive(False)
+    # TextArea's selection repaints the whole editor on every change; the watcher below repaints
+    # the rows that changed instead.
+    selection: Reactive[Selection] = reactive(Selection(), init=False, always_update=True, repaint=False)
+    _editing = False  # inside edit(), which repaints the rows it changed itself
 
     class Typed(Message):
         """A key typed ``character`` at (``line``, ``column``) of the text the typist meant."""
@@ -167,8 +179,13 @@ class CodeEditor(TextArea):
         self._lines.forget()  # colours are not part of a line's key
 
     def _build_highlight_map(self) -> None:
-        """After an edit: forget the highlights; each block of lines is looked up again when it is
-        next drawn (:mod:`tokdrill.ui.widgets.syntax_highlights`), not the whole document now."""
+        """After a change of text: forget the highlights and repaint every row; each block of
+        lines is looked up again when it is next drawn (:mod:`tokdrill.ui.widgets.syntax_highlights`),
+        not the whole document now. Inside :meth:`edit`, which looks up only what it changed,
+        nothing."""
+        if self._editing:
+            return
+        self.refresh()
         if self._highlight_query is None or not isinstance(self.document, SyntaxAwareDocument):
             self._highlights = defaultdict(list)
             super()._build_highlight_map()
@@ -177,7 +194,108 @@ class CodeEditor(TextArea):
         if isinstance(self._highlights, BlockHighlights):
             self._highlights.clear()
         else:
-            self._highlights = BlockHighlights(self._query_rows)
+            query = self._highlight_query
+            names = [query.capture_name(i) for i in range(query.capture_count)]
+            self._highlights = BlockHighlights(self._query_rows, names=names)
+
+    def edit(self, edit: Edit) -> EditResult:
+        """Make ``edit``, then look up and repaint only the rows it changed when it kept the number
+        of lines (and the gutter's width); else everything, as after any other change of text."""
+        document = self.document
+        before = (document.line_count, self.gutter_width, self._is_empty())
+        old_tree: Tree | None = getattr(document, "_syntax_tree", None)
+        self._editing = True
+        try:
+            result = super().edit(edit)
+        finally:
+            self._editing = False
+        new_tree: Tree | None = getattr(document, "_syntax_tree", None)
+        kept = before == (document.line_count, self.gutter_width, self._is_empty()) and not self.soft_wrap
+        if not kept or old_tree is None or new_tree is None or not isinstance(self._highlights, BlockHighlights):
+            self._build_highlight_map()
+            return result
+        start = self._point(edit.top)
+        end = self._point(max(result.end_location, edit.top))
+        for first, stop in rows_an_edit_changed(old_tree, new_tree, start, end):
+            self._highlights.look_up_again(first, stop)
+            self._refresh_rows(first, stop)
+        return result
+
+    def _is_empty(self) -> bool:
+        document = self.document
+        return document.line_count == 1 and not document[0]
+
+    def _point(self, location: tuple[int, int]) -> Point:
+        """The tree-sitter point (row, byte) of a document location (row, character)."""
+        row, column = location
+        line = self.document[row] if row < self.document.line_count else ""
+        return row, len(line[:column].encode("utf-8"))
+
+    def _watch_selection(self, previous_selection: Selection, selection: Selection) -> None:
+        """TextArea's watcher, then a repaint of the rows whose drawing the move changed."""
+        bracket_before = self._matching_bracket_location
+        super()._watch_selection(previous_selection, selection)
+        if self.soft_wrap:
+            self.refresh()
+            return
+        for chosen in (previous_selection, selection):
+            rows = sorted((chosen.start[0], chosen.end[0]))
+            self._refresh_rows(rows[0], rows[1] + 1)
+        for bracket in (bracket_before, self._matching_bracket_location):
+            if bracket is not None:
+                self._refresh_rows(bracket[0], bracket[0] + 1)
+
+    def scroll_cursor_visible(self, center: bool = False, animate: bool = False) -> Offset:
+        """TextArea's scroll, except that a cursor past the left or right edge is brought up to
+        :data:`SCROLL_STEP` columns inside it (to the right, no further than where the line's text
+        starts if all of it then shows): typing along a long line then scrolls (and repaints every
+        row) once every few keys, not at every key."""
+        if not self._has_cursor or center or self.soft_wrap:
+            return super().scroll_cursor_visible(center=center, animate=animate)
+        self._recompute_cursor_offset()  # type: ignore[no-untyped-call]
+        x, y = self._cursor_offset
+        gutter = self.gutter_width
+        view = self.scrollable_content_region.width - gutter  # text columns on screen
+        lead = max(0, min(SCROLL_STEP, view // 3))
+        if x < self.scroll_x:
+            region = Region(max(0, x - lead), y, width=3 + lead, height=1)
+        elif x + 3 > self.scroll_x + view:
+            needed = x + 3 - view  # the least scroll that shows the cursor
+            indent = leading_spaces(self.document[self.cursor_location[0]])
+            if needed <= indent:
+                lead = min(lead, indent - needed)
+            region = Region(x, y, width=3 + lead, height=1)
+        else:
+            region = Region(x, y, width=3, height=1)
+        return self.scroll_to_region(region, spacing=Spacing(right=gutter), animate=animate, force=True)
+
+    def _refresh_size(self) -> None:
+        """TextArea's virtual size (the longest line, the gutter and a column for the cursor) with
+        its width the editor's while lines fit, and beyond, in steps of :data:`SCROLL_STEP` columns
+        with a step to spare: a line growing longer changes it (and repaints every row) once every
+        few keys, not at every key."""
+        if self.soft_wrap:
+            super()._refresh_size()
+            return
+        width, height = self.document.get_size(self.indent_width)
+        width += self.gutter_width + 1
+        region = self.content_region
+        view = region.width  # the columns left beside the vertical scrollbar, if the lines need one
+        if height > region.height:
+            view -= self.styles.scrollbar_size_vertical
+        if width <= view:  # no scrollbar while the lines fit
+            width = view
+        else:  # a step of room past the longest line, for scrolling the cursor a step inside the edge
+            width = -(-width // SCROLL_STEP) * SCROLL_STEP + SCROLL_STEP
+        self.virtual_size = Size(width, height)
+        self._refresh_scrollbars()
+
+    def _refresh_rows(self, first: int, end: int) -> None:
+        """Repaint document rows ``first`` .. ``end - 1`` where they are on screen."""
+        top = self.scroll_offset.y
+        first, end = max(first, top), min(end, top + self.size.height)
+        if first < end:
+            self.refresh_lines(first, end - first)
 
     def _query_rows(self, start: Point, end: Point) -> dict[str, list[Node]]:
         query, document = self._highlight_query, self.document
