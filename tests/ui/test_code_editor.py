@@ -167,16 +167,18 @@ def drawn(editor: CodeEditor) -> list[list[tuple[str, object]]]:
     return [[(s.text, s.style) for s in editor.render_line(y)] for y in range(editor.size.height)]
 
 
-def count_redrawn_rows(editor: CodeEditor) -> list[int]:
-    """From now on, the row of every line the editor draws afresh (not from its cache)."""
+def count_rows(editor: CodeEditor, method: str) -> list[int]:
+    """From now on, the row of every call of the editor's line-drawing ``method``: ``render_line``
+    is each line Textual asks the editor to paint, ``_render_line`` each one drawn afresh (not
+    from the editor's cache)."""
     rows: list[int] = []
-    draw = editor._render_line
+    draw = getattr(editor, method)
 
     def counted(y: int) -> Strip:
         rows.append(y)
         return draw(y)
 
-    editor._render_line = counted  # type: ignore[method-assign]
+    setattr(editor, method, counted)
     return rows
 
 
@@ -188,7 +190,7 @@ async def test_an_edit_redraws_only_the_lines_it_changed() -> None:
         editor.focus()
         editor.move_cursor((100, len(editor.document[100])))  # the end of a comment: no other line changes
         await pilot.pause()
-        rows = count_redrawn_rows(editor)
+        rows = count_rows(editor, "_render_line")
         editor.insert("x")
         await pilot.pause()
         cursor_row = editor.cursor_location[0] - round(editor.scroll_y)
@@ -204,7 +206,7 @@ async def test_a_change_of_height_redraws_no_line_already_drawn() -> None:
         editor.cursor_blink = False  # a blinking cursor redraws its row on its own
         editor.focus()
         await pilot.pause()
-        rows = count_redrawn_rows(editor)
+        rows = count_rows(editor, "_render_line")
         await pilot.resize_terminal(100, 20)
         await pilot.pause()
         assert rows == []
@@ -262,19 +264,6 @@ def painted_afresh(editor: CodeEditor) -> list[list[tuple[str, object]]]:
     editor._styles_cache.clear()
     editor._lines.forget()
     return painted(editor)
-
-
-def count_repainted_rows(editor: CodeEditor) -> list[int]:
-    """From now on, the row of every line Textual asks the editor to paint."""
-    rows: list[int] = []
-    paint = editor.render_line
-
-    def counted(y: int) -> Strip:
-        rows.append(y)
-        return paint(y)
-
-    editor.render_line = counted  # type: ignore[method-assign]
-    return rows
 
 
 def _split_bracket(editor: CodeEditor) -> tuple[int, int]:
@@ -340,7 +329,7 @@ async def test_a_keystroke_repaints_only_the_rows_it_changed() -> None:
         editor.focus()
         editor.move_cursor((100, len(editor.document[100])))
         await pilot.pause()
-        rows = count_repainted_rows(editor)
+        rows = count_rows(editor, "render_line")
         editor.type_text("x")
         await pilot.pause()
         cursor_row = editor.cursor_location[0] - round(editor.scroll_y)
