@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
 from datetime import date, timedelta
 
@@ -170,3 +172,21 @@ def test_typed_filter_reads_only_attempts_with_typing_figures_in_the_database(st
     typed = store.attempts(mode="retype", typed=True, limit=2)
     assert [(a.wpm, a.active_seconds) for a in typed] == [(60.0, 14.0), (50.0, 12.0)]
     assert len(store.attempts(mode="retype", typed=True)) == 3
+
+
+def test_opening_the_store_again_keeps_the_locks_of_the_stores_already_open(db_path, clock) -> None:
+    """SQLite's locks are per process and a process drops all of them on a file when it closes
+    any descriptor of it: the open must not read the file behind SQLite's back. Otherwise another
+    process closing its connection believes it is the last user and deletes the WAL in use here."""
+    first = Store.open(db_path, clock=clock)
+    first.add_attempt(make_attempt())
+    second = Store.open(db_path, clock=clock)
+    other = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT 1 FROM sqlite_master'); c.close()"
+    subprocess.run([sys.executable, "-c", other, str(db_path)], check=True, timeout=60)
+    assert db_path.with_name(db_path.name + "-wal").exists(), "the other process took itself for the last user"
+    first.add_attempt(make_attempt(at=T0 + timedelta(minutes=1)))
+    assert second.count("attempts") == 2
+    second.close()
+    first.close()
+    with Store.open(db_path, clock=clock) as again:
+        assert again.count("attempts") == 2

@@ -150,4 +150,5 @@ async def test_a_verdict_counts_as_activity_though_settling_never_saw_the_gradin
         app.heap._last_activity -= 10  # the key is long past
         assert app.heap.wait_before_settling() == 0
         assert await wait_for(lambda: screen.last_verdict is not None and not screen.grading)
-        assert app.heap.wait_before_settling() > 0  # the verdict just drawn
+        # the verdict just drawn: its message reaches the app after the screen has handled it
+        assert await wait_for(lambda: app.heap.wait_before_settling() > 0)

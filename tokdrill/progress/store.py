@@ -64,7 +64,6 @@ from tokdrill.progress.records import (
 )
 from tokdrill.progress.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT = 10.0
 QUICK_CHECK_MAX_BYTES = 8 * 1024 * 1024
 """Files up to this size get ``PRAGMA quick_check`` when opened (it reads every page)."""
@@ -389,18 +388,10 @@ class Store:
             raise StoreError(f"{path} is a folder, not a tokdrill progress database", path, problem="foreign")
         if read_only and not path.exists():
             raise StoreError(f"{path} does not exist", path)
+        # Only SQLite reads the file: a process loses all its locks on a file when it closes any
+        # descriptor of it, and another process may then delete the WAL this one still uses.
         try:
             size = path.stat().st_size if path.exists() else 0
-            if size > 0:
-                with open(path, "rb") as fh:
-                    header = fh.read(len(SQLITE_HEADER))
-                if header != SQLITE_HEADER:
-                    raise StoreError(
-                        f"{path} is not a SQLite database (it may be damaged or another program's file)",
-                        path,
-                        backup_copy(path, clock.now()),
-                        problem="damaged",
-                    )
         except OSError as exc:
             raise StoreError(f"cannot read {path}: {exc.strerror}", path, problem="unavailable") from exc
         try:
@@ -489,11 +480,15 @@ class Store:
 
     # -- plumbing ------------------------------------------------------------------------
 
-    def _damaged(self, detail: str) -> StoreError:
+    def _backed_up(self) -> Path | None:
+        """The backup copy of the file, made at the first damage found."""
         if self._backup is None and self.path.exists():
             self._backup = backup_copy(self.path, self.clock.now())
+        return self._backup
+
+    def _damaged(self, detail: str) -> StoreError:
         return StoreError(
-            f"the progress database {self.path} is damaged ({detail})", self.path, self._backup, problem="damaged"
+            f"the progress database {self.path} is damaged ({detail})", self.path, self._backed_up(), problem="damaged"
         )
 
     def _writable_on_disk(self) -> bool:
@@ -503,6 +498,13 @@ class Store:
     def _translate(self, exc: sqlite3.Error) -> StoreError | None:
         name = getattr(exc, "sqlite_errorname", "") or ""
         text = str(exc)
+        if name == "SQLITE_NOTADB":
+            return StoreError(
+                f"{self.path} is not a SQLite database (it may be damaged or another program's file)",
+                self.path,
+                self._backed_up(),
+                problem="damaged",
+            )
         if name.startswith(_DAMAGED) or "malformed" in text or "not a database" in text or "decode" in text:
             return self._damaged(text)
         if name.startswith(_BUSY) or "locked" in text:
