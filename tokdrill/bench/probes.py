@@ -19,9 +19,7 @@ from tokdrill.bench.paint import PaintClock
 
 SIZE = (120, 40)
 THINK_SECONDS = 0.2  # between submissions, as a person leaves (the grader starts a standby meanwhile)
-# A person reads a screen before the first key; the app uses that moment to settle its heap
-# (tokdrill.ui.heap), so the keys after it meet the collector as a person's keys do.
-READ_SECONDS = 1.5
+READ_SECONDS = 1.5  # the longest wait for the app to settle its heap on a new screen (see _read)
 TYPING_DRILL = "bytes-to-unicode"
 
 Probe = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -44,11 +42,22 @@ async def _settle(pilot: Any, seconds: float = 0.0) -> None:
         await asyncio.sleep(seconds)
 
 
+async def _read(pilot: Any, app: Any) -> None:
+    """A person reads a new screen before the first key (or ctrl+s), and the app uses that moment
+    to settle its heap (:mod:`tokdrill.ui.heap`): wait for the settle, at most READ_SECONDS, so
+    that what follows meets the collector as a person's keys do."""
+    await _settle(pilot)
+    deadline = time.perf_counter() + READ_SECONDS
+    while not (app.heap.frozen and not app.heap.stale) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.02)
+
+
 # ------------------------------------------------------------------------------------ probes
 async def verdict(args: dict[str, Any]) -> dict[str, Any]:
     """ctrl+s to the verdict painted, per drill: the reference text (passes; a fresh drill screen
-    each time, in retype mode) and the starter (fails; resubmitted on one recall screen). Beside
-    each, the grader's own time for the same submission (``backend.grade``)."""
+    each time, in retype mode) and the starter (fails; resubmitted on one recall screen), each
+    screen read first (:func:`_read`). Beside each, the grader's own time for the same submission
+    (``backend.grade``)."""
     from tokdrill.bench.grading import retype_source
     from tokdrill.ui.screens.drill import DrillScreen
 
@@ -75,7 +84,7 @@ async def verdict(args: dict[str, Any]) -> dict[str, Any]:
             await _settle(pilot)
             backend.discard_draft(drill_id, mode)
             app.start_drill(drill_id, mode)
-            await _settle(pilot)
+            await _read(pilot, app)
             screen = app.screen
             if not isinstance(screen, DrillScreen):
                 raise RuntimeError(f"{drill_id}: the drill screen did not open ({type(screen).__name__})")
@@ -128,7 +137,7 @@ async def review(args: dict[str, Any]) -> dict[str, Any]:
         clock = PaintClock(app)
         screen = ReviewScreen(app.backend, cards, title="Review")
         app.push_screen(screen)
-        await _settle(pilot, READ_SECONDS)
+        await _read(pilot, app)
         for rep in range(reps + 1):
             await pilot.press("space")
             await _settle(pilot, 0.05)
@@ -155,7 +164,7 @@ async def browse(args: dict[str, Any]) -> dict[str, Any]:
     async with app.run_test(size=SIZE) as pilot:
         clock = PaintClock(app)
         app.action_browse()
-        await _settle(pilot, READ_SECONDS)
+        await _read(pilot, app)
         screen = app.screen
         refills = [0]
         original = screen.refill
@@ -243,7 +252,7 @@ async def typing(args: dict[str, Any]) -> dict[str, Any]:
         screen.meter = TypingMeter(reference)
         screen.editor.load_text(buffer)
         screen.editor.move_cursor(screen.editor.document.end)
-        await _settle(pilot, READ_SECONDS)
+        await _read(pilot, app)
         for rep in range(reps + 1):
             ch = rest[rep % len(rest)]
             key = {"\n": "enter", " ": "space"}.get(ch, ch)

@@ -89,7 +89,7 @@ class TokdrillApp(App[None]):
         self.heap.activity()
 
     def _screen_changed(self, screen: Screen[object]) -> None:
-        """Unfreeze the heap, and settle it again once the new screen has been quiet a moment."""
+        """Settle the heap again (freeing what the last screen left) once the new one has been quiet a moment."""
         self.heap.screen_changed()
         # Started from the app's own queue: a timer keeps the context it was made in until its
         # due time, even stopped, and a screen's handler runs in a context that holds the screen.
@@ -161,7 +161,7 @@ class TokdrillApp(App[None]):
             drill.save_draft()
         self.backend.set_store_listener(None)
         self.final_store_status = self.backend.close()
-        self.heap.screen_changed()  # nothing of this app stays frozen after it
+        self.heap.release()  # nothing of this app stays frozen after it
 
     # ------------------------------------------------------------------------ navigation
     def _show(self, screen: Screen[None]) -> None:

@@ -4,8 +4,10 @@ A full collection walks every object the app holds: with a drill open that is ab
 objects and 90 ms, and Python runs one every few dozen keystrokes while the user types. Most of
 those objects live as long as the screen on top does. So once a screen has been on top for a
 moment with no key pressed and no grading running, the app collects once and freezes what is left
-(``gc.freeze``): later passes walk only what is newer. The next screen change unfreezes everything,
-so what a closed screen leaves behind is collected at the next settle instead of being kept.
+(``gc.freeze``): later passes walk only what is newer. After a screen change the frozen objects may
+hold what the closed screen left behind; they stay frozen (an automatic pass meanwhile would walk
+them all, in the middle of the next keys or verdict) until the next settle unfreezes, collects and
+freezes again, so that garbage is freed, not kept.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class HeapSettler:
         self._last_activity = -math.inf
         self._working = False
         self.frozen = False
+        self.stale = False  # frozen before the last screen change: may hold garbage
         self.settles = 0
         self.releases = 0
 
@@ -47,16 +50,21 @@ class HeapSettler:
         return max(0.0, QUIET_SECONDS - (self._clock() - self._last_activity))
 
     def screen_changed(self) -> None:
-        """Another screen is on top: what was frozen may now become garbage, so unfreeze it."""
+        """Another screen is on top: what is frozen may now hold garbage, for the next settle."""
+        self.stale = self.frozen
+
+    def release(self) -> None:
+        """Unfreeze everything (before collecting it, or when the app ends)."""
         if self.frozen:
             gc.unfreeze()
-            self.frozen = False
+            self.frozen = self.stale = False
             self.releases += 1
 
     def settle(self) -> bool:
-        """Collect, then freeze what survives; False if already frozen."""
-        if self.frozen:
+        """Collect everything, then freeze what survives; False if frozen since the last screen change."""
+        if self.frozen and not self.stale:
             return False
+        self.release()
         gc.collect()
         gc.freeze()
         self.frozen = True
