@@ -1,9 +1,12 @@
-"""Suite-wide safety: no test ever touches the real user's progress or content settings."""
+"""Suite-wide safety: no test ever touches the real user's progress or content settings, and
+none leaves the garbage collector's heap frozen for the tests after it."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +30,12 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("TOKDRILL_HOME", str(home))
     monkeypatch.delenv("TOKDRILL_CONTENT", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def _unfrozen_after() -> Iterator[None]:
+    yield
+    gc.unfreeze()  # what a test, or the app it ran, left frozen is not kept for the rest of the suite
 
 
 def _ordinary_user_can_run_this_python() -> bool:

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import gc
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tokdrill.bench import probes
 
 
-@pytest.fixture(autouse=True)
-def _unfrozen_after() -> Iterator[None]:
-    yield
-    gc.unfreeze()
-
-
-def test_reading_a_new_screen_waits_until_the_app_has_settled_its_heap(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("TOKDRILL_HOME", str(tmp_path))
+def test_reading_a_new_screen_waits_until_the_app_has_settled_its_heap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(probes, "READ_SECONDS", 60.0)  # a bound for a loaded machine, not the cause
     app = probes._app()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from ui_helpers import hold_grading, start_drill
@@ -20,12 +20,6 @@ from tokdrill.ui.screens import drill as drill_screen
 from tokdrill.ui.screens.drill import DrillScreen
 
 SIZE = (100, 30)
-
-
-@pytest.fixture(autouse=True)
-def _unfrozen_after() -> Iterator[None]:
-    yield
-    gc.unfreeze()  # whatever a failed test left frozen is not kept for the rest of the suite
 
 
 class Node:
@@ -49,9 +43,7 @@ def test_settling_collects_and_freezes_and_settles_again_after_a_screen_change()
     assert not settler.settle()  # already frozen: nothing to do
     settler.screen_changed()
     assert settler.frozen and settler.stale and gc.get_freeze_count() > 0  # automatic passes stay short
-    left_behind = weakref.ref(
-        Node()
-    )  # a cycle of the closed screen, frozen by a collection that ran before it was dropped
+    left_behind = weakref.ref(Node())  # garbage the closed screen left, frozen with the rest
     gc.freeze()
     assert left_behind() is not None
     assert settler.settle() and settler.frozen and not settler.stale
