@@ -17,7 +17,9 @@ from tokdrill.ui.widgets.footer import FittingFooter
 
 
 def _alive() -> int:
-    """How many footer keys are alive (after a collection)."""
+    """How many footer keys are alive: everything unfrozen (the app freezes its heap once a screen
+    has settled), then collected."""
+    gc.unfreeze()
     gc.collect()
     return sum(isinstance(o, FooterKey) for o in gc.get_objects())
 
