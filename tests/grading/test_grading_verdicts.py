@@ -36,17 +36,17 @@ def test_wrong_code_fails_with_expected_and_actual_values(warm_grader, tiny_dril
     assert [t.outcome for t in verdict.tests[1:]] == ["passed", "passed"]
 
 
-def test_syntax_error_names_line_and_column_in_submission(warm_grader, tiny_drill):
+def test_syntax_error_names_line_and_column_in_the_editor(warm_grader, tiny_drill):
     verdict = warm_grader.grade(tiny_drill, "x = 1\ndef count_pairs(word_freqs:\n    return {}\n")
     assert not verdict.passed
-    assert "submission.py, line 2, column 16" in verdict.problem
+    assert "editor, line 2, column 16" in verdict.problem
     assert "SyntaxError" in verdict.problem
     assert all(t.outcome == "error" for t in verdict.tests)
 
 
 def test_import_error_names_the_line(warm_grader, tiny_drill):
     verdict = warm_grader.grade(tiny_drill, "import os\nimport no_such_module_here\n" + GOOD_SOURCE)
-    assert "submission.py, line 2" in verdict.problem
+    assert "editor, line 2" in verdict.problem
     assert "ModuleNotFoundError: No module named 'no_such_module_here'" in verdict.problem
 
 

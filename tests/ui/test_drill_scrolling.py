@@ -110,6 +110,7 @@ async def test_a_submission_that_does_not_import_shows_why_first(app: TokdrillAp
         assert verdict is not None and verdict.problem and len(verdict.tests) > 3
         text = screen_text(app)
         assert "IndentationError" in text and "see the problem above" not in text  # the cause, unscrolled
+        assert "(editor, line 3" in text and "submission" not in text  # where, in words the user knows
         listing = str(screen.results.query_one("#tests").render())
         assert listing.index("problem:") < listing.index(verdict.tests[0].name.split("::")[-1])
 

@@ -13,6 +13,7 @@ import signal
 from dataclasses import dataclass, field
 
 from tokdrill.grading.limits import Limits
+from tokdrill.grading.submission import SUBMISSION_FILENAME
 from tokdrill.grading.verdict import OUTCOMES, Outcome, TestResult, Verdict
 
 OUTPUT_SHOWN = 4000  # characters of the submission's own output kept in the verdict
@@ -29,7 +30,7 @@ class RunRecord:
     expected: tuple[str, ...]
     limits: Limits
     concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    filename: str = "submission.py"
+    filename: str = SUBMISSION_FILENAME
     notice: str = ""
     messages: list[dict[str, object]] = field(default_factory=list)
     forged: int = 0

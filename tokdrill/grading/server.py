@@ -28,6 +28,7 @@ def serve(in_fd: int, out_fd: int) -> None:
     from tokdrill.grading.local import LocalGrader
     from tokdrill.grading.sandbox import choose_mode
     from tokdrill.grading.spec import DrillSpec
+    from tokdrill.grading.submission import SUBMISSION_FILENAME
 
     found = mechanisms.detect()
     grader = LocalGrader(keep_standby=True)
@@ -43,7 +44,7 @@ def serve(in_fd: int, out_fd: int) -> None:
             if op == "grade":
                 spec = DrillSpec.from_json(request.get("drill"))
                 limits = Limits.from_json(_mapping(request.get("limits")))
-                filename = str(request.get("filename") or "submission.py")
+                filename = str(request.get("filename") or SUBMISSION_FILENAME)
                 verdict = grader.grade(spec, str(request.get("source", "")), limits, filename)
                 write_frame(out_fd, {"ok": True, "verdict": verdict.to_json()})
                 if not verdict.internal:

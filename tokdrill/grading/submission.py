@@ -13,7 +13,7 @@ import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-SUBMISSION_FILENAME = "submission.py"
+SUBMISSION_FILENAME = "editor"  # what messages call code that comes from the app's editor, not a file
 
 
 @dataclass(frozen=True)
