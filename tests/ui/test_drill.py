@@ -17,6 +17,7 @@ from tokdrill.clock import FixedClock
 from tokdrill.scheduling.readiness import window_start
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.screens import drill as drill_screen
 from tokdrill.ui.screens.dialogs import Confirm, GiveUp, ModeChoice, RestoreDraft
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen
@@ -443,8 +444,8 @@ async def test_while_grading_the_bar_says_so_and_the_last_verdict_stays_greyed(
         bar_state = screen.query_one("#grade-state", Static)
         for round_ in range(2):
             await pilot.press("ctrl+s")
-            await settle(pilot, lambda: screen.grading)
-            assert bar_state.display and "grading" in str(bar_state.render())
+            await settle(pilot, lambda: bar_state.display)  # once the verdict is slow to come
+            assert screen.grading and "grading" in str(bar_state.render())
             if round_ == 0:
                 assert not screen.results.display  # nothing was shown yet, and nothing moves
             else:
@@ -455,3 +456,24 @@ async def test_while_grading_the_bar_says_so_and_the_last_verdict_stays_greyed(
             await settle(pilot, lambda: not screen.grading)
             release.clear()
             assert not bar_state.display and screen.results.display and not screen.results.has_class("-stale")
+
+
+async def test_a_verdict_that_comes_at_once_replaces_the_last_without_a_grading_frame(
+    app: TokdrillApp, backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing says "grading…" or greys the last verdict before the delay: a quick verdict
+    goes straight from the old results to the new ones."""
+    monkeypatch.setattr(drill_screen, "GRADING_SHOWN_AFTER", 3600.0)
+    release = hold_grading(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, DRILL, "recall")
+        bar_state = screen.query_one("#grade-state", Static)
+        for _ in range(2):
+            await pilot.press("ctrl+s")
+            await settle(pilot, lambda: screen.grading)
+            await pilot.pause()
+            assert not bar_state.display and not screen.results.has_class("-stale")
+            release.set()
+            await settle(pilot, lambda: not screen.grading)
+            release.clear()
+            assert not bar_state.display and "FAILED" in str(screen.results.query_one("#tests").render())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import threading
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
@@ -37,11 +39,20 @@ async def settle(pilot: Pilot[None], ready: Callable[[], bool], seconds: float =
 
 
 async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:
-    """Press ctrl+s and wait until the grading worker has reported back."""
+    """Press ctrl+s and wait until the verdict is shown, and what a pass shows the frame after it."""
+    screen = app.screen
     await pilot.press("ctrl+s")
     await pilot.pause()
     await app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot, lambda: not getattr(screen, "grading", False))
+    await after_refresh(screen)
+
+
+async def after_refresh(widget: Widget) -> None:
+    """Wait until what ``widget`` scheduled for after a refresh has run (callbacks run in order)."""
+    done = asyncio.Event()
+    widget.call_after_refresh(done.set)
+    await asyncio.wait_for(done.wait(), 30)
 
 
 def hold_grading(backend: Backend) -> threading.Event:

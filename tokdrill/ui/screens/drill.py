@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import ScreenResume, ScreenSuspend
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Markdown, Static, TextArea
 
 from tokdrill.backend import AttemptSummary, Backend
@@ -35,6 +36,7 @@ from tokdrill.ui.widgets.timer import DrillTimer
 
 AUTOSAVE_SECONDS = 4.0  # drafts are written at least this often while there are unsaved edits
 STATUS_SECONDS = 1.0  # the live WPM is refreshed this often while the clock runs
+GRADING_SHOWN_AFTER = 0.15  # seconds: a verdict sooner than this replaces the last without a "grading…" frame
 MODE_NAMES: dict[Mode, str] = {"retype": "Retype", "recall": "From memory"}
 # actions that make no sense once the drill is over
 LIVE_ACTIONS = frozenset({"submit", "pause", "toggle_indent", "goto_divergence", "give_up"})
@@ -84,6 +86,7 @@ class DrillScreen(Screen[None]):
         self.submissions = 0
         self.dirty = False
         self.grading = False
+        self._grading_shown: Timer | None = None
         self.finished = False
         self.last_progress: RetypeProgress | None = None
         self.last_verdict: Verdict | None = None
@@ -251,19 +254,28 @@ class DrillScreen(Screen[None]):
         self.editor.call_later(self.submit_now)
 
     def submit_now(self) -> None:
+        """Start grading before anything else, so the worker does not wait for this screen's
+        own updates; say "grading…" only if the verdict is slow to come."""
         if self.grading or self.finished:
             return
         if self.timer.waiting:
             self.timer.start()
         source = self.editor.text
-        self.save_draft(force=True)
-        self._set_grading(True)
-        self.results.show_grading()
+        self.grading = True
         self.grade(source)
+        self.save_draft(force=True)
+        self._grading_shown = self.set_timer(GRADING_SHOWN_AFTER, self._show_grading)
 
-    def _set_grading(self, grading: bool) -> None:
-        self.grading = grading
-        self.query_one("#grade-state").set_class(not grading, "hidden")
+    def _show_grading(self) -> None:
+        if self.grading:
+            self.query_one("#grade-state").remove_class("hidden")
+            self.results.show_grading()
+
+    def _grading_done(self) -> None:
+        self.grading = False
+        if self._grading_shown is not None:
+            self._grading_shown.stop()
+        self.query_one("#grade-state").add_class("hidden")
 
     @work(thread=True, exclusive=True, group="grade")
     def grade(self, source: str) -> None:
@@ -275,11 +287,11 @@ class DrillScreen(Screen[None]):
         self.post_message(GradeFinished(verdict, source))
 
     def on_grade_failed(self, message: GradeFailed) -> None:
-        self._set_grading(False)
+        self._grading_done()
         self.results.show_error(message.error)
 
     def on_grade_finished(self, message: GradeFinished) -> None:
-        self._set_grading(False)
+        self._grading_done()
         self.submissions += 1
         verdict = message.verdict
         self.last_verdict = verdict
@@ -289,9 +301,14 @@ class DrillScreen(Screen[None]):
             return
         typing = self.typing_figures()
         summary = self.record(verdict)
-        self.results.show_verdict(verdict, summary_text(summary, typing))
-        self.results.show_diff(code_diff(message.source, self.reference or self.backend.reference(self.drill)))
         self.editor.read_only = True
+        self.results.show_verdict(verdict, summary_text(summary, typing))
+        self.call_after_refresh(self._after_pass, message.source)
+
+    def _after_pass(self, source: str) -> None:
+        """What follows a pass, drawn the frame after the verdict: the diff against the
+        reference, the editor back at its left edge, and the keys of a finished drill."""
+        self.results.show_diff(code_diff(source, self.reference or self.backend.reference(self.drill)))
         self.editor.scroll_to(x=0, animate=False)
         self.refresh_bindings()
 

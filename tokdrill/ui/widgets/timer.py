@@ -71,9 +71,8 @@ class DrillTimer(Static):
 
     def stop(self) -> float:
         """Stop for good (after a pass) and return the active seconds."""
+        self.stopped = True  # first: the state is drawn once, as done, not as paused on the way
         self.pause()
-        self.stopped = True
-        self.show_state()
         return self._banked
 
     def active_seconds(self) -> float:
