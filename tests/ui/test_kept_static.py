@@ -107,3 +107,30 @@ async def test_a_new_theme_draws_it_again() -> None:
         app.theme = "textual-light" if app.theme != "textual-light" else "nord"
         await pilot.pause()
         assert kept.wraps > drawn
+
+
+class Growing(App[None]):
+    """A scrolling box whose height follows its content up to a limit, as the results panel's."""
+
+    CSS = "VerticalScroll { height: auto; max-height: 12; scrollbar-gutter: stable; }"
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="kept-box"):
+            yield KeptStatic(id="kept")
+
+
+async def test_in_a_box_as_tall_as_its_content_each_width_is_wrapped_once() -> None:
+    """Such a box measures its content at two widths on every layout pass (with and without
+    the scroll bar's room): both wraps are kept, so a layout pass later wraps nothing."""
+    app = Growing()
+    async with app.run_test(size=(50, 30)) as pilot:
+        kept = app.query_one("#kept", KeptStatic)
+        before = kept.wraps
+        kept.update(long_text())
+        await pilot.pause()
+        wraps = kept.wraps
+        assert kept.size.height > 60 and wraps - before == 2
+        for _ in range(3):
+            app.query_one("#kept-box").refresh(layout=True)
+            await pilot.pause()
+        assert kept.wraps == wraps

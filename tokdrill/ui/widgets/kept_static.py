@@ -4,14 +4,16 @@ Textual's Static wraps and draws all of its content again on every refresh, and 
 refreshes each widget whose region moved: a failing verdict of six hundred lines was measured
 twice and drawn in full on every submit, though a dozen of its lines were on screen.
 :class:`KeptStatic` wraps text content once per width (its height comes from the same wrap), draws
-a line when it is first shown, and keeps what it drew until the content, width, style (colours
-and text style; tint and text opacity apply to drawn lines), text selection or theme changes.
-Content that is not text, text with a selection in it, and aligned text are drawn whole, as Static
-draws them.
+a line when it is first shown, and keeps what it drew until the content, style (colours and text
+style; tint and text opacity apply to drawn lines), text selection or theme changes. It keeps the
+last few widths at once: a scrolling container whose height follows its content measures it at
+two widths on every layout pass (with and without room for the scroll bar). Content that is not
+text, text with a selection in it, and aligned text are drawn whole, as Static draws them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from textual.content import Content
@@ -22,6 +24,21 @@ from textual.style import Style
 from textual.visual import Visual
 from textual.widgets import Static
 
+KEPT_WIDTHS = 3  # widths kept at once
+
+
+@dataclass
+class _Kept:
+    """What was made of the content at one width."""
+
+    wrapped: list[Any] | None  # Textual's wrapped lines, for text content
+    whole: list[Strip] | None  # everything drawn, for other content
+    drawn: dict[int, Strip] = field(default_factory=dict)  # y -> line drawn
+
+    @property
+    def height(self) -> int:
+        return len(self.wrapped if self.wrapped is not None else self.whole or ())
+
 
 class KeptStatic(Static):
     """Static content wrapped once per (content, width, style, selection, theme), drawn line by line."""
@@ -29,27 +46,30 @@ class KeptStatic(Static):
     def __init__(self, content: str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(content, id=id, classes=classes)
         self._kept_visual: Visual | None = None
-        self._kept_for: tuple[int, Style, Selection | None, str] | None = None
-        self._wrapped: list[Any] | None = None  # Textual's wrapped lines, for text content
-        self._drawn: dict[int, Strip] = {}  # y -> line drawn
-        self._whole: list[Strip] | None = None  # everything drawn, for other content
+        self._kept_for: tuple[Style, Selection | None, str] | None = None
+        self._kept: dict[int, _Kept] = {}  # width -> what was made at that width
         self.wraps = 0  # times the content was wrapped (or, when not text, drawn whole)
         self.lines_drawn = 0
 
-    def _keep(self, width: int) -> None:
-        """Forget what was kept if anything it depends on changed."""
+    def _keep(self, width: int) -> _Kept:
+        """What is kept for ``width``, made now if needed; everything kept is forgotten first if
+        anything it depends on other than the width changed."""
         visual = self.visual
-        key = (width, self.visual_style, self.text_selection, self.app.theme)
-        if visual is self._kept_visual and key == self._kept_for:
-            return
-        self._kept_visual, self._kept_for = visual, key
-        self._drawn = {}
-        self._wrapped = self._wrap(visual, width) if self.text_selection is None else None
-        if self._wrapped is None:
-            self._whole = Visual.to_strips(self, visual, width, None, self.visual_style, pad=True)
-        else:
-            self._whole = None
-        self.wraps += 1
+        key = (self.visual_style, self.text_selection, self.app.theme)
+        if visual is not self._kept_visual or key != self._kept_for:
+            self._kept_visual, self._kept_for = visual, key
+            self._kept = {}
+        kept = self._kept.get(width)
+        if kept is None:
+            if len(self._kept) >= KEPT_WIDTHS:
+                del self._kept[next(iter(self._kept))]  # the width kept longest
+            wrapped = self._wrap(visual, width) if self.text_selection is None else None
+            whole = None
+            if wrapped is None:
+                whole = Visual.to_strips(self, visual, width, None, self.visual_style, pad=True)
+            kept = self._kept[width] = _Kept(wrapped, whole)
+            self.wraps += 1
+        return kept
 
     def _wrap(self, visual: Visual, width: int) -> list[Any] | None:
         """Text content wrapped as Textual wraps it to draw it; None where that is not available."""
@@ -73,28 +93,23 @@ class KeptStatic(Static):
             return None
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        if width <= 0:
-            return 0
-        self._keep(width)
-        if self._wrapped is not None:
-            return len(self._wrapped)
-        return len(self._whole or ())
+        return self._keep(width).height if width > 0 else 0
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        self._keep(width)
+        kept = self._keep(width)
         style = self.visual_style
-        if self._wrapped is None:
-            whole = self._whole or []
+        if kept.wrapped is None:
+            whole = kept.whole or []
             return whole[y] if 0 <= y < len(whole) else Strip.blank(width, style.rich_style)
-        found = self._drawn.get(y)
+        found = kept.drawn.get(y)
         if found is None:
-            if not 0 <= y < len(self._wrapped):
+            if not 0 <= y < len(kept.wrapped):
                 return Strip.blank(width, style.rich_style)
-            found = Strip(*self._wrapped[y].to_strip(style))
+            found = Strip(*kept.wrapped[y].to_strip(style))
             if self.auto_links:
                 found = found._apply_link_style(self.link_style)
             found = found.extend_cell_length(width, (style + Style(reverse=False)).rich_style)
-            self._drawn[y] = found
+            kept.drawn[y] = found
             self.lines_drawn += 1
         return found
