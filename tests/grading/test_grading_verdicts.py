@@ -140,3 +140,12 @@ def test_an_edited_hidden_test_is_collected_again(warm_grader, tmp_path):
     test_file.write_text("def test_two(impl):\n    assert impl.count_pairs({}) == {}\n")
     os.utime(test_file, ns=(test_file.stat().st_mtime_ns + 10**9,) * 2)
     assert [t.name for t in warm_grader.grade(drill, GOOD_SOURCE).tests] == ["test_edited.py::test_two"]
+
+
+def test_reprs_of_the_users_objects_name_their_code_not_an_internal_module(warm_grader, tiny_drill, tmp_path):
+    source = "class Counts:\n    pass\n\ndef count_pairs(word_freqs):\n    raise ValueError(Counts())\n"
+    from_editor = warm_grader.grade(tiny_drill, source)
+    from_file = warm_grader.grade(tiny_drill, source, filename=str(tmp_path / "mine.py"))
+    assert "<editor.Counts object at" in from_editor.tests[0].message
+    assert "<mine.Counts object at" in from_file.tests[0].message
+    assert not any("submission" in t.message for t in from_editor.tests + from_file.tests)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import types
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 SUBMISSION_FILENAME = "editor"  # what messages call code that comes from the app's editor, not a file
 
@@ -37,16 +38,18 @@ def reference_namespace() -> dict[str, object]:
 
 
 def build_module(
-    source: str, symbols: Sequence[str], name: str = "submission", filename: str = SUBMISSION_FILENAME
+    source: str, symbols: Sequence[str], filename: str = SUBMISSION_FILENAME
 ) -> tuple[types.ModuleType, list[MissingSymbol]]:
     """Execute ``source`` over the reference namespace and return ``(module, missing)``.
 
     Raises whatever the user's code raises at import time (SyntaxError included); callers turn
     that into a verdict. ``missing`` lists the drill symbols the user did not define themselves.
-    ``filename`` is what tracebacks call the code (the file name the user gave, if any).
+    ``filename`` is what tracebacks call the code (the file name the user gave, if any); the
+    module is named after it as Python would name it on import, so that reprs of the user's
+    objects read ``<mine.Tokenizer object ...>``.
     """
     reference = reference_namespace()
-    module = types.ModuleType(name)
+    module = types.ModuleType(PurePath(filename).stem or SUBMISSION_FILENAME)
     module.__file__ = filename
     module.__dict__.update(reference)
     code = compile(source, filename, "exec", dont_inherit=True)
