@@ -190,6 +190,7 @@ def test_hidden_test_markers_are_read_without_importing_the_file(tmp_path: Path)
         ("@pytest.mark.concept()\ndef test_a(impl): pass\n", 1, "concepts", "write the concepts as names"),
         ("def test_a(impl):\n    return (\n", 2, "python", "not valid Python"),
         ("x = 1\x00\n", 1, "python", "not valid Python"),
+        ("x = 1\n\ny = 2\x00\n", 3, "python", "not valid Python"),
     ],
 )
 def test_a_malformed_hidden_test_file_is_an_error_not_an_exception(

@@ -60,13 +60,20 @@ def read_hidden_test_file(path: Path) -> HiddenTestFile:
             warnings.simplefilter("ignore")
             tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
-        line = exc.lineno or 1
+        line = exc.lineno or _nul_line(source)
         return HiddenTestFile((), (ContentError(path, line, "python", f"not valid Python: {exc.msg}"),))
-    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+    except ValueError as exc:  # a NUL byte, on older Pythons (newer ones raise SyntaxError without a line)
+        return HiddenTestFile((), (ContentError(path, _nul_line(source), "python", f"not valid Python: {exc}"),))
+    except (RecursionError, MemoryError) as exc:  # absurd nesting
         return HiddenTestFile((), (ContentError(path, 1, "python", f"cannot parse: {type(exc).__name__}"),))
     reader = _MarkerReader(path)
     tests = tuple(reader.tests(tree.body, prefix=path.name, inherited=reader.pytestmark(tree.body)))
     return HiddenTestFile(tests, tuple(reader.errors))
+
+
+def _nul_line(source: bytes) -> int:
+    """The line of the first NUL byte in ``source`` (1 if there is none)."""
+    return source.count(b"\n", 0, max(source.find(b"\0"), 0)) + 1
 
 
 class _MarkerReader:
