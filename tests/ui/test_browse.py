@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from textual.widgets import Input
+from textual import events
+from textual.widgets import Input, Select
 from ui_helpers import SMALL, burst, settle
 
 from tokdrill.ui.app import TokdrillApp
@@ -92,6 +93,66 @@ async def test_a_burst_of_keys_right_after_opening_browse_keeps_the_whole_query(
         assert screen.query_one(RowList).keys[0] == "drill:bytes-to-unicode"
         burst(app, list("x"))
         await settle(pilot, lambda: screen.query_one(Input).value == "unicodex")
+
+
+def keys_sent_to_the_list(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys the app sends to the result list from now on (a key sent there and then passed on
+    to the search box takes a longer way than the keys typed after it)."""
+    sent: list[str] = []
+    forward = RowList._forward_event
+
+    def record(self: RowList, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            sent.append(event.key)
+        forward(self, event)
+
+    monkeypatch.setattr(RowList, "_forward_event", record)
+    return sent
+
+
+@pytest.mark.parametrize("keys", [["slash", *"unicode"], list("unicode"), ["slash", "a", "slash", "b", "slash"]])
+async def test_a_burst_typed_from_the_list_goes_straight_to_the_search_box_in_order(
+    app: TokdrillApp, keys: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_browse(app, pilot)
+        table = screen.query_one(RowList)
+        assert table.has_focus
+        sent = keys_sent_to_the_list(monkeypatch)
+        burst(app, keys)
+        typed = "".join("/" if key == "slash" else key for key in keys).removeprefix("/")
+        await settle(pilot, lambda: screen.query_one(Input).value == typed)
+        assert sent == []
+        assert screen.query_one(Input).has_focus
+
+
+async def test_from_the_closed_tag_select_letters_search_and_space_opens_it(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_browse(app, pilot)
+        await pilot.press("slash", *"bpe")
+        tag = screen.query_one(Select)
+        tag.focus()
+        await pilot.pause()
+        await pilot.press("x")  # goes to the end of the query, wherever the box's cursor was
+        assert screen.query_one(Input).value == "bpex" and screen.query_one(Input).has_focus
+        tag.focus()
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        assert tag.expanded and screen.query_one(Input).value == "bpex"
+
+
+async def test_keys_typed_while_browse_opens_start_the_search(app: TokdrillApp) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = BrowseScreen(app.backend)
+        assert [screen.route_key(events.Key(key, key)) for key in "uni"] == [True, True, True]
+        await app.push_screen(screen)
+        await pilot.pause()
+        search = screen.query_one(Input)
+        assert search.value == "uni" and search.has_focus
+        await pilot.press("c")
+        assert search.value == "unic"
+        assert screen.query_one(RowList).keys[0] == "drill:bytes-to-unicode"
 
 
 WORDS = st.sampled_from(["merge", "pair", "bpe", "x", "me", "a", "pa"])

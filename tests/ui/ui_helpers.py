@@ -6,10 +6,12 @@ import asyncio
 import html
 import re
 import threading
+import unicodedata
 from collections.abc import Callable
 
 from textual import events
 from textual.app import App
+from textual.keys import REPLACED_KEYS, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -22,10 +24,19 @@ SIZE = (120, 40)
 SMALL = (80, 24)
 
 
+def key_event(key: str) -> events.Key:
+    """The event a terminal's ``key`` becomes, its character found as the pilot finds it."""
+    try:
+        character: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        character = key if len(key) == 1 else None
+    return events.Key(key, character)
+
+
 def burst(app: App[None], keys: list[str]) -> None:
     """Queue ``keys`` all at once, as a terminal delivers a fast typist's keys in one read."""
     for key in keys:
-        app.post_message(events.Key(key, " " if key == "space" else key if len(key) == 1 else None))
+        app.post_message(key_event(key))
 
 
 async def settle(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 30.0) -> None:

@@ -25,6 +25,7 @@ from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.ui import heap, keymap
 from tokdrill.ui.heap import HeapSettler
 from tokdrill.ui.messages import GradeFailed, GradeFinished, OpenCard, OpenDrill, SettingsChanged, StoreStatusChanged
+from tokdrill.ui.widgets.in_order import RoutesKeys
 
 if TYPE_CHECKING:
     from tokdrill.ui.screens.drill import DrillScreen
@@ -80,6 +81,9 @@ class TokdrillApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)) and not event.is_forwarded:
             self.heap.activity()
+            # the screen routes a key before it is sent to the focused widget
+            if isinstance(event, events.Key) and isinstance(self.screen, RoutesKeys) and self.screen.route_key(event):
+                return
         await super().on_event(event)
 
     @on(GradeFinished)

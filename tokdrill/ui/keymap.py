@@ -114,7 +114,8 @@ REVIEW: list[BindingType] = [
 ]
 
 BROWSE: list[BindingType] = [
-    Binding("slash", "search", "Search", id="browse.search"),
+    # priority, like the keys that change screens: the letters typed after it reach the box
+    Binding("slash", "search", "Search", priority=True, id="browse.search"),
     Binding("escape", "leave", "Back / clear search", id="browse.back"),
 ]
 

@@ -11,6 +11,7 @@ from functools import cached_property
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import ModalScreen, Screen
@@ -173,6 +174,8 @@ class BrowseScreen(Screen[None]):
         self._left_for_item = False
         self._to_results = False  # Enter in the search box has sent focus to the results, not yet there
         self.shown: list[Entry] = []  # what the search and tag select, loaded into the list or not
+        self._opened = False  # mounted: typed keys go to the search box from now on
+        self._typed_early = ""  # keys typed while it opened, the start of a search
 
     def compose(self) -> ComposeResult:
         library = self.backend.library
@@ -188,10 +191,15 @@ class BrowseScreen(Screen[None]):
         yield FittingFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(RowList)
+        search = self.query_one("#search", Input)
+        if self._typed_early:  # keys typed while it opened are a search
+            search.value = self._typed_early
+            search.cursor_position = len(search.value)
+            self.set_focus(search)
+        else:
+            self.set_focus(self.query_one(RowList))
+        self._opened = True
         self.refill()
-        if not self.query_one("#search", Input).value:  # keys typed while it opened are a search
-            table.focus()
 
     def refill(self) -> None:
         query = self.query_one("#search", Input).value
@@ -252,24 +260,37 @@ class BrowseScreen(Screen[None]):
         else:
             self.post_message(OpenCard(item_id))
 
-    def on_key(self, event: events.Key) -> None:
-        """Type to search: a printable key that nothing else took goes into the search box. The
-        box takes its own keys, so one that reaches here was sent to another widget, perhaps just
-        before focus moved to the box (a fast typist after ``/``): it is not lost either."""
+    def route_key(self, event: events.Key) -> bool:
+        """Type to search: a printable key pressed while the list, the closed tag select or
+        nothing has focus goes into the search box, at the end of the query (one typed while the
+        screen opens starts the query). The app asks before it sends the key on, so every key of
+        a burst reaches the box in the order typed. A key the screen binds (``/``, see
+        :meth:`action_search`) or the focused widget binds (space opens the select) is theirs."""
+        if not event.is_printable or not event.character or event.key in self._bindings.key_to_bindings:
+            return False
+        if not self._opened:
+            self._typed_early += event.character
+            return True
+        focused = self.focused
+        if focused is not None and not isinstance(focused, (RowList, Select)):
+            return False  # the search box, or the select's open list, which searches its own options
+        if focused is not None and event.key in focused._bindings.key_to_bindings:
+            return False
         search = self.query_one("#search", Input)
-        if not event.is_printable or not event.character or (event.character == "/" and not search.has_focus):
-            return
-        event.stop()
-        search.value += event.character
         search.cursor_position = len(search.value)
-        search.focus()
+        self.set_focus(search)  # at once: Widget.focus would move it only after the queued keys
+        return False
 
     def action_search(self) -> None:
-        self.query_one("#search", Input).focus()
+        """``/`` moves to the search box; in the box it is a character of the query."""
+        search = self.query_one("#search", Input)
+        if self.focused is search:  # focused by now, though perhaps not yet told
+            raise SkipAction()
+        self.set_focus(search)
 
     def action_leave(self) -> None:
         search = self.query_one("#search", Input)
-        if search.has_focus and search.value:
+        if self.focused is search and search.value:
             search.value = ""
             return
         self.app.pop_screen()
