@@ -84,6 +84,18 @@ def test_check_logs_failures_and_times_the_first_pass_after_start(
         assert len(store.attempts(DRILL)) == 1
 
 
+def test_code_that_does_not_import_records_no_mistake(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "mine.py"
+    mine.write_text("def encode(text, merges:\n")
+    assert main(["check", DRILL, str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert f"your code failed to import ({mine}, line 1" in out
+    assert "recorded in your mistakes" not in out
+    with stored() as store:
+        assert store.concept_results(failed=True) == []
+        assert store.start(DRILL) is not None  # the clock still runs from this first check
+
+
 def test_check_no_record_keeps_nothing(tmp_path: Path) -> None:
     mine = tmp_path / "mine.py"
     assert main(["start", DRILL, str(mine)]) == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from types import SimpleNamespace
 
+import pytest
 from grading_helpers import GOOD_SOURCE
 
 from tokdrill.grading import grade
@@ -50,6 +51,17 @@ def test_import_error_names_the_line(warm_grader, tiny_drill):
     assert "ModuleNotFoundError: No module named 'no_such_module_here'" in verdict.problem
 
 
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [("x = 1\x00\n", "line 1, column 6"), ("x = 1\ny = [\n  2,\x00 3]\n", "line 3, column 5")],
+)
+def test_a_nul_character_is_a_syntax_error_at_its_place(warm_grader, tiny_drill, source, where):
+    """Python refuses a NUL in source, some releases without saying where (or as a ValueError)."""
+    verdict = warm_grader.grade(tiny_drill, source + GOOD_SOURCE)
+    assert f"your code failed to import (editor, {where}): SyntaxError: " in verdict.problem
+    assert "null bytes" in verdict.problem
+
+
 def test_missing_symbol_is_named_and_fails(warm_grader, tiny_drill):
     verdict = warm_grader.grade(tiny_drill, "def helper():\n    return 1\n")
     assert not verdict.passed
@@ -87,6 +99,14 @@ def test_each_result_names_the_concepts_its_test_checks(grader, tiny_drill):
     verdict = grader.grade(tiny_drill, GOOD_SOURCE.replace("+ freq", "+ 1"))
     assert [t.concepts for t in verdict.tests] == [("pair-weighting", "pair-counting"), ("pair-counting",), ()]
     assert verdict.to_json()["tests"][0]["concepts"] == ["pair-weighting", "pair-counting"]
+
+
+@pytest.mark.parametrize("source", ["def count_pairs(word_freqs:\n", "def helper():\n    return 1\n"])
+def test_tests_that_never_ran_name_no_concepts(grader, tiny_drill, source):
+    """Code that does not import, or lacks a symbol, was checked on no concept: none is failed."""
+    verdict = grader.grade(tiny_drill, source)
+    assert [t.outcome for t in verdict.tests] == ["error"] * 3
+    assert [t.concepts for t in verdict.tests] == [(), (), ()]
 
 
 def test_concepts_come_from_the_graders_collection_not_the_submission(warm_grader, tiny_drill):

@@ -117,8 +117,9 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
             if name == running:
                 missing: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
                 why = f"this test was running when the run ended: {ended or 'no result reported'}"
-            else:
+            else:  # never ran (the code did not import, or the run ended first): it caught nothing
                 missing, why = "error", (not_run if problems else "no result reported for this test")
+                concepts = ()
             result = TestResult(name, missing, why)
         shown = result.message if len(result.message) <= budget else _cap(result.message, max(budget, 200))
         budget = max(0, budget - len(shown))

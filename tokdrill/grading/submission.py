@@ -37,6 +37,17 @@ def reference_namespace() -> dict[str, object]:
     return {name: getattr(reference_impl, name) for name in reference_impl.__all__}
 
 
+def _refuse_nul(source: str, filename: str) -> None:
+    """Raise the SyntaxError Python raises for a NUL character, with the place it omits (and
+    older Pythons raise a ValueError without one)."""
+    at = source.find("\0")
+    if at < 0:
+        return
+    start = source.rfind("\n", 0, at) + 1
+    line = source.count("\n", 0, at) + 1
+    raise SyntaxError("source code string cannot contain null bytes", (filename, line, at - start + 1, None))
+
+
 def build_module(
     source: str, symbols: Sequence[str], filename: str = SUBMISSION_FILENAME
 ) -> tuple[types.ModuleType, list[MissingSymbol]]:
@@ -52,6 +63,7 @@ def build_module(
     module = types.ModuleType(PurePath(filename).stem or SUBMISSION_FILENAME)
     module.__file__ = filename
     module.__dict__.update(reference)
+    _refuse_nul(source, filename)
     code = compile(source, filename, "exec", dont_inherit=True)
     exec(code, module.__dict__)
     missing: list[MissingSymbol] = []
