@@ -16,11 +16,14 @@ per pytest session. When the grader is in charge, that happens at the end of col
 trusted process that later forks one sandbox per submission, so a submission's run pays only for
 its own side. Anywhere else (a plain pytest run, mutation testing) a builder runs lazily inside
 the first test that asks for it, against whatever ``reference_impl`` is loaded at that moment.
+A builder that also takes ``cpu_seconds`` gets the CPU timer of the ``cpu_seconds`` fixture: a
+time budget is measured on the reference once, the same way, and not in every submission's run.
 """
 
 from __future__ import annotations
 
 import gc
+import inspect
 import resource
 import signal
 import types
@@ -32,7 +35,7 @@ import pytest
 GRADER_PLUGIN = "tokdrill-submission"
 _ANSWERS = pytest.StashKey[dict[str, object]]()
 
-CaseBuilder = Callable[[types.ModuleType], object]
+CaseBuilder = Callable[..., object]  # (ref) or (ref, cpu_seconds)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -43,6 +46,13 @@ def _reference() -> types.ModuleType:
     import reference_impl
 
     return reference_impl
+
+
+def _build(builder: CaseBuilder) -> object:
+    """``builder(reference_impl)``, with the CPU timer too when the builder takes it."""
+    if "cpu_seconds" in inspect.signature(builder).parameters:
+        return builder(_reference(), cpu_seconds=_cpu_seconds)
+    return builder(_reference())
 
 
 def _key(builder: CaseBuilder) -> str:
@@ -145,7 +155,7 @@ def reference_cases(request: pytest.FixtureRequest) -> Callable[[CaseBuilder], o
     def cases(builder: CaseBuilder) -> object:
         key = _key(builder)
         if key not in answers:
-            answers[key] = builder(_reference())
+            answers[key] = _build(builder)
         return answers[key]
 
     return cases
@@ -163,6 +173,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             if key in answers:
                 continue
             try:
-                answers[key] = builder(_reference())
+                answers[key] = _build(builder)
             except Exception:  # noqa: BLE001 - the test that needs it builds it again and reports why
                 pass

@@ -61,3 +61,33 @@ def _hidden_modules(drill):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         yield module
+
+
+TRIPWIRE = """
+
+import reference_impl as _ref
+
+
+def _tripwire(*args, **kwargs):
+    raise RuntimeError("the reference ran inside the submission's run")
+
+
+for _name in {names!r}:
+    _thing = getattr(_ref, _name)
+    if isinstance(_thing, type):
+        for _attr, _value in list(vars(_thing).items()):
+            if callable(_value) and not _attr.startswith("__"):
+                setattr(_thing, _attr, _tripwire)
+    else:
+        setattr(_ref, _name, _tripwire)
+"""
+
+
+@pytest.mark.parametrize("drill_id", ["bpe-train-fast", "bpe-heap-encode", "token-healing"])
+def test_the_reference_side_of_a_time_budget_is_measured_before_the_submission_runs(warm_grader, library, drill_id):
+    """The drills that time the submission against the reference measure the reference once, on
+    the trusted side: no submission's run spends its time (or its budget) running the reference."""
+    drill = library.drills[drill_id]
+    verdict = warm_grader.grade(drill, _retype_source(drill) + TRIPWIRE.format(names=list(drill.symbols)))
+    failed = [(t.name, t.message[:300]) for t in verdict.tests if t.outcome != "passed"]
+    assert verdict.passed, f"the reference ran in the submission's run: {failed or verdict.problem}"
