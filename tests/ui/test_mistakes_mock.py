@@ -15,13 +15,13 @@ from tokdrill.ui.screens.mock import MockScreen
 from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.screens.stats import StatsScreen
 
-WRONG_ENCODE = "def apply_merges(symbols, ranks):\n    return list(symbols)\n"
+WRONG_APPLY = "\n\ndef apply_merges(symbols, ranks):\n    return list(symbols)\n"  # after the reference: it wins
 
 
 async def test_a_failed_submission_is_on_the_mistakes_screen_and_due_on_today(app: TokdrillApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_drill(app, pilot, "bpe-encode", "recall")
-        await load(pilot, screen, WRONG_ENCODE)
+        await load(pilot, screen, app.backend.reference(screen.drill) + WRONG_APPLY)
         await submit(app, pilot)
         assert screen.last_verdict is not None and not screen.last_verdict.passed
         await pilot.press("escape")
