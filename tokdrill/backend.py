@@ -165,6 +165,7 @@ class Backend:
         self.problems = problems
         self._grader: WarmGrader | None = None
         self._grader_lock = threading.Lock()
+        self._closed = False  # closed: no grader is started again
         self._sandbox_checked = False
         self._reference_cache: dict[tuple[str, ...], str] = {}
         self.broken_drills: set[str] = set()
@@ -224,6 +225,7 @@ class Backend:
         """Stop the warm grader, write what is pending (a couple of seconds at most; the rest
         stays in the side file for the next start) and close the store. Never raises."""
         with self._grader_lock:
+            self._closed = True
             if self._grader is not None:
                 self._grader.close()
                 self._grader = None
@@ -301,13 +303,29 @@ class Backend:
     # ----------------------------------------------------------------------------- grading
     def grade(self, drill: Drill, source: str) -> Verdict:
         """Grade ``source`` in the sandbox with the warm grader (started on first use)."""
+        grader = self._warm_grader()
+        if grader is None:
+            from tokdrill.grading.decide import internal_error
+
+            return internal_error(drill.id, (), "tokdrill was closing: nothing was graded")
+        return grader.grade(drill, source)
+
+    def prepare_grading(self, drill: Drill) -> list[str]:
+        """Start the warm grader if need be and collect ``drill``'s tests in it now (with the
+        reference's side of its checks), so that the first submission is as quick as the next.
+        Takes seconds: call it from a worker thread. Returns error lines (grading reports them
+        again)."""
+        grader = self._warm_grader()
+        return [] if grader is None else grader.preload([drill])
+
+    def _warm_grader(self) -> WarmGrader | None:
+        """The warm grader, started on first use; None once the backend is closed."""
         with self._grader_lock:
-            if self._grader is None:
+            if self._grader is None and not self._closed:
                 from tokdrill.grading import WarmGrader
 
                 self._grader = WarmGrader()
-            grader = self._grader
-        return grader.grade(drill, source)
+            return self._grader
 
     def check_sandbox(self) -> list[str]:
         """The grader's notice about a weak sandbox on this machine, as a problem line (once;

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from grading_helpers import GOOD_SOURCE, HIDDEN_TEST, check_env
+from grading_helpers import GOOD_SOURCE, HIDDEN_TEST, alive, check_env, parent_of
 
 from tokdrill.grading import WarmGrader
 
@@ -50,6 +50,49 @@ def test_close_stops_the_server(tiny_drill):
         time.sleep(0.05)
     assert not _alive(pid)
     assert grader.grade(tiny_drill, GOOD_SOURCE).internal  # closed: an internal error, not a crash
+
+
+def test_close_cuts_a_grade_in_flight_short(tiny_drill):
+    """Quitting the app while a submission runs does not wait for it: the grade in flight ends
+    as an internal verdict, not the submission's own (it would pass after its sleep)."""
+    grader = WarmGrader()
+    grader.grade(tiny_drill, GOOD_SOURCE)  # the server is up and the drill collected
+    verdicts = []
+    worker = threading.Thread(
+        target=lambda: verdicts.append(grader.grade(tiny_drill, "import time\ntime.sleep(8)\n" + GOOD_SOURCE))
+    )
+    worker.start()
+    pid = grader.server_pid
+    assert pid is not None
+    deadline = time.monotonic() + 30
+    while not (grader._lock.locked() and _descendants(pid)) and time.monotonic() < deadline:
+        time.sleep(0.01)  # until the request is in flight and a sandbox runs
+    family = [pid, *_descendants(pid)]
+    assert len(family) > 1
+    grader.close()
+    worker.join(30)
+    assert not worker.is_alive()
+    (verdict,) = verdicts
+    assert verdict.internal and not verdict.passed, verdict.problem
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in family) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in family if alive(p)], "a sandbox outlived its closed grader"
+
+
+def _descendants(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != pid:
+            ancestor = int(entry)
+            try:
+                while ancestor > 1 and ancestor != pid:
+                    ancestor = parent_of(ancestor)
+            except (LookupError, OSError):
+                continue
+            if ancestor == pid:
+                found.append(int(entry))
+    return found
 
 
 def test_preload_reports_broken_drills(warm_grader, tmp_path, tiny_drill):

@@ -3,6 +3,7 @@ the clock, drafts, leaving, giving up and opening another drill."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -142,6 +143,27 @@ async def test_the_clock_starts_with_the_first_keystroke(app: TokdrillApp, clock
         timer.tick()
         assert timer.active_seconds() == pytest.approx(10.0)
         assert "starts when you type" not in str(timer.render())
+
+
+async def test_the_first_keystroke_has_the_grader_prepare_the_drill_off_the_ui_thread(
+    app: TokdrillApp, backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prepared: list[tuple[str, str]] = []
+
+    def prepare(drill):  # type: ignore[no-untyped-def]
+        prepared.append((drill.id, threading.current_thread().name))
+        return []
+
+    monkeypatch.setattr(backend, "prepare_grading", prepare)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_drill(app, pilot, DRILL, "recall")
+        await pilot.pause()
+        assert prepared == []  # opening a drill to read it costs nothing
+        await pilot.press("d", "e", "f")
+        await settle(pilot, lambda: bool(prepared))
+        await pilot.pause()
+        assert [drill for drill, _ in prepared] == [DRILL]
+        assert prepared[0][1] != threading.main_thread().name
 
 
 async def test_paused_time_is_not_counted(app: TokdrillApp, clock: FixedClock) -> None:

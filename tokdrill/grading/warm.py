@@ -103,10 +103,21 @@ class WarmGrader:
         return self._proc.pid if self._proc is not None else None
 
     def close(self) -> None:
-        """Stop the server (idempotent)."""
-        with self._lock:
-            self._closed = True
+        """Stop the server (idempotent). A request in flight is cut short, not waited for: it
+        ends as "the grader was closed" (an internal verdict for a grade)."""
+        self._closed = True  # from now on a request fails at once, and a failed one is not retried
+        if not self._lock.acquire(blocking=False):
+            proc = self._proc
+            if proc is not None:
+                try:
+                    proc.kill()  # the request's read ends; its sandbox dies with the server
+                except OSError:
+                    pass
+            self._lock.acquire()
+        try:
             self._stop()
+        finally:
+            self._lock.release()
 
     def __enter__(self) -> WarmGrader:
         return self

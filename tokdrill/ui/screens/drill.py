@@ -167,6 +167,7 @@ class DrillScreen(Screen[None]):
         if self.timer.waiting and not self.finished:
             self.started_at = self.backend.clock.now()
             self.timer.start()
+            self.prepare_grading()  # while the user types: the first ctrl+s then waits for no collection
         self.keystrokes += 1
         self.dirty = True
         self.on_edit()
@@ -276,6 +277,11 @@ class DrillScreen(Screen[None]):
         if self._grading_shown is not None:
             self._grading_shown.stop()
         self.query_one("#grade-state").add_class("hidden")
+
+    @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
+    def prepare_grading(self) -> None:
+        """Have the grader collect this drill's tests now (seconds for the heavier drills)."""
+        self.backend.prepare_grading(self.drill)
 
     @work(thread=True, exclusive=True, group="grade")
     def grade(self, source: str) -> None:
