@@ -22,8 +22,14 @@ class MissingSymbol:
     """A symbol the drill asks for that the submission does not define itself."""
 
     symbol: str
+    needs: tuple[str, ...] = ()
+    """For a class the submission does not define at all: the drill's methods of it."""
 
     def __str__(self) -> str:
+        if self.needs:
+            methods = [f"`{m}`" for m in self.needs]
+            listed = methods[0] if len(methods) == 1 else ", ".join(methods[:-1]) + " and " + methods[-1]
+            return f"`{self.symbol}` is not defined in your code (a class with {listed})"
         if "." in self.symbol:
             cls, meth = self.symbol.split(".", 1)
             return f"`{meth}` is not defined in your class `{cls}`"
@@ -67,12 +73,19 @@ def build_module(
     code = compile(source, filename, "exec", dont_inherit=True)
     exec(code, module.__dict__)
     missing: list[MissingSymbol] = []
+    absent: dict[str, tuple[int, list[str]]] = {}  # a class not defined at all: its place, its methods
     classes_done: set[str] = set()
     for symbol in symbols:
         top, _, method = symbol.partition(".")
         value = module.__dict__.get(top)
         if value is None or value is reference.get(top):
-            missing.append(MissingSymbol(symbol))
+            if method and top in absent:
+                absent[top][1].append(method)
+            elif method:
+                absent[top] = (len(missing), [method])
+                missing.append(MissingSymbol(top))
+            else:
+                missing.append(MissingSymbol(symbol))
             continue
         if not method:
             continue
@@ -83,6 +96,8 @@ def build_module(
         if top not in classes_done and isinstance(base, type):
             module.__dict__[top] = _with_reference_fallback(value, base)
             classes_done.add(top)
+    for top, (at, methods) in absent.items():
+        missing[at] = MissingSymbol(top, tuple(methods))
     return module, missing
 
 
