@@ -135,14 +135,16 @@ async def press(pilot: Pilot[None], *keys: str) -> None:
 
 
 async def mistakes_logged(pilot: Pilot[None]) -> None:
-    """A failed recall submission of bpe-encode graded for real, then the Mistakes screen."""
+    """A failed recall submission of bpe-encode (its apply_merges wrong) graded for real, then the
+    Mistakes screen."""
     app = pilot.app
     assert isinstance(app, TokdrillApp)
     app.start_drill("bpe-encode", "recall")
     await pilot.pause()
     screen = app.screen
     assert isinstance(screen, DrillScreen)
-    screen.editor.load_text("def apply_merges(symbols, ranks):\n    return list(symbols)\n")
+    wrong = "\n\ndef apply_merges(symbols, ranks):\n    return list(symbols)\n"  # after the reference: it wins
+    screen.editor.load_text(app.backend.reference(screen.drill) + wrong)
     await pilot.pause()
     await pilot.press("ctrl+s")
     await settle(pilot)
