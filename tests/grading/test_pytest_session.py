@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
+
+from grading_helpers import GOOD_SOURCE
 
 HELPER = """
 def merge(pairs, depth=0):
@@ -147,3 +151,66 @@ def test_the_memo_starts_empty_in_a_forked_child() -> None:
     carry over."""
     done = subprocess.run([sys.executable, "-c", FORKED], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.split() == ["sandbox", "grader"]
+
+
+FIXTURE_USERS = """
+import pytest
+
+
+def test_prints(impl, capsys):
+    print(impl.count_pairs({}))
+    assert capsys.readouterr().out == "{}\\n"
+
+
+def test_writes_a_file(impl, tmp_path):
+    (tmp_path / "pairs.txt").write_text(repr(impl.count_pairs({("a", "b"): 2})))
+    assert (tmp_path / "pairs.txt").read_text() == "{('a', 'b'): 2}"
+"""
+
+PLUGINS_KEPT = """
+import json, sys
+
+from tokdrill.grading.pytest_session import SubmissionPlugin, open_session
+
+kept = {}
+for path in sys.argv[1:]:
+    session = open_session([path], SubmissionPlugin())
+    manager = session.config.pluginmanager
+    kept[path] = sorted(name for name in ("capturemanager", "tmpdir", "unittest") if manager.get_plugin(name))
+print(json.dumps(kept))
+"""
+
+
+def _with_conftest(folder: Path) -> None:
+    shutil.copy(Path(__file__).parent / "fixtures" / "content" / "drills" / "hidden" / "conftest.py", folder)
+
+
+def test_a_run_leaves_out_the_plugins_its_tests_do_not_use(tmp_path: Path) -> None:
+    """Capture and temporary-folder support wrap every test phase; a drill whose tests use
+    neither runs without them."""
+    _with_conftest(tmp_path)
+    users = tmp_path / "test_fixture_users.py"
+    users.write_text(textwrap.dedent(FIXTURE_USERS))
+    tiny = Path(__file__).parent / "fixtures" / "content" / "drills" / "hidden" / "test_tiny_pairs.py"
+    done = subprocess.run(
+        [sys.executable, "-c", PLUGINS_KEPT, str(tiny), str(users)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    kept = json.loads(done.stdout.strip().splitlines()[-1])
+    assert kept == {str(tiny): [], str(users): ["capturemanager", "tmpdir"]}
+
+
+def test_hidden_tests_that_use_capsys_and_tmp_path_still_pass(warm_grader, tmp_path: Path) -> None:
+    _with_conftest(tmp_path)
+    (tmp_path / "test_fixture_users.py").write_text(textwrap.dedent(FIXTURE_USERS))
+    drill = SimpleNamespace(
+        id="fixture-users", symbols=("count_pairs",), hidden_tests=(tmp_path / "test_fixture_users.py",)
+    )
+    verdict = warm_grader.grade(drill, GOOD_SOURCE)
+    assert [(t.name, t.outcome) for t in verdict.tests] == [
+        ("test_fixture_users.py::test_prints", "passed"),
+        ("test_fixture_users.py::test_writes_a_file", "passed"),
+    ], verdict.tests
