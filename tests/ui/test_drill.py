@@ -85,6 +85,27 @@ async def test_retype_wrong_then_right_records_one_passing_attempt(
         assert backend.draft(DRILL, "retype") is None
 
 
+async def test_a_pass_is_on_screen_before_the_editor_is_restyled_read_only(app: TokdrillApp, backend: Backend) -> None:
+    """Making the editor read-only redraws every row it shows: that waits until the verdict
+    has been painted, so it does not slow the frame the user waits for."""
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, DRILL, "retype")
+        await load(pilot, screen, backend.reference(screen.drill))
+        frames: list[bool] = []  # per frame painted with the verdict set: was the editor read-only
+        display = app._display
+
+        def counted(shown: object, renderable: object) -> None:
+            display(shown, renderable)  # type: ignore[arg-type]
+            if renderable is not None and screen.last_verdict is not None:
+                frames.append(screen.editor.read_only)
+
+        app._display = counted  # type: ignore[method-assign]
+        await submit(app, pilot)
+        await pilot.pause()
+        assert screen.last_verdict is not None and screen.last_verdict.passed
+        assert frames[0] is False and frames[-1] is True, frames
+
+
 async def test_second_pass_reports_personal_best_and_diff(
     app: TokdrillApp, backend: Backend, clock: FixedClock
 ) -> None:

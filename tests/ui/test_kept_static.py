@@ -134,3 +134,49 @@ async def test_in_a_box_as_tall_as_its_content_each_width_is_wrapped_once() -> N
             app.query_one("#kept-box").refresh(layout=True)
             await pilot.pause()
         assert kept.wraps == wraps
+
+
+def count_frames(app: App[None]) -> list[int]:
+    """A list that grows by one for every frame the app paints."""
+    frames: list[int] = []
+    display = app._display
+
+    def counted(screen: object, renderable: object) -> None:
+        display(screen, renderable)  # type: ignore[arg-type]
+        if renderable is not None:
+            frames.append(len(frames))
+
+    app._display = counted  # type: ignore[method-assign]
+    return frames
+
+
+async def test_after_paint_runs_once_the_new_content_is_on_screen() -> None:
+    app = Pair()
+    async with app.run_test(size=(50, 30)) as pilot:
+        kept = await shown(app, pilot)
+        frames = count_frames(app)
+        seen: list[tuple[int, str]] = []
+        kept.update(Text("the verdict"))
+        kept.after_paint(lambda: seen.append((len(frames), box_lines(app, "#kept-box")[0].strip())))
+        assert not seen  # not before the frame
+        for _ in range(100):
+            await pilot.pause(0.01)
+            if seen:
+                break
+        assert seen and seen[0][0] >= 1 and seen[0][1] == "the verdict", seen
+
+
+async def test_after_paint_runs_anyway_when_nothing_draws_the_widget() -> None:
+    app = Pair()
+    async with app.run_test(size=(50, 30)) as pilot:
+        kept = await shown(app, pilot)
+        app.query_one("#kept-box").display = False
+        await pilot.pause()
+        seen: list[bool] = []
+        kept.update(Text("hidden"))
+        kept.after_paint(lambda: seen.append(True))
+        for _ in range(300):
+            await pilot.pause(0.01)
+            if seen:
+                break
+        assert seen == [True]

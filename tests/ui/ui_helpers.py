@@ -50,12 +50,16 @@ async def settle(pilot: Pilot[None], ready: Callable[[], bool], seconds: float =
 
 
 async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:
-    """Press ctrl+s and wait until the verdict is shown, and what a pass shows the frame after it."""
+    """Press ctrl+s and wait until the verdict is shown, and after a pass what follows once the
+    verdict is on screen (the diff, the editor made read-only)."""
     screen = app.screen
     await pilot.press("ctrl+s")
     await pilot.pause()
     await app.workers.wait_for_complete()
     await settle(pilot, lambda: not getattr(screen, "grading", False))
+    verdict = getattr(screen, "last_verdict", None)
+    if isinstance(screen, DrillScreen) and verdict is not None and verdict.passed:
+        await settle(pilot, lambda: screen.editor.read_only)
     await after_refresh(screen)
 
 

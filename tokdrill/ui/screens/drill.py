@@ -8,6 +8,8 @@ scroll with keys while the editor keeps focus.
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -307,13 +309,14 @@ class DrillScreen(Screen[None]):
             return
         typing = self.typing_figures()
         summary = self.record(verdict)
-        self.editor.read_only = True
         self.results.show_verdict(verdict, summary_text(summary, typing))
-        self.call_after_refresh(self._after_pass, message.source)
+        self.results.after_verdict_shown(partial(self._after_pass, message.source))
 
     def _after_pass(self, source: str) -> None:
-        """What follows a pass, drawn the frame after the verdict: the diff against the
-        reference, the editor back at its left edge, and the keys of a finished drill."""
+        """What follows a pass, once the verdict is on screen: the diff against the reference,
+        the editor read-only (restyled, so every row it shows is drawn again) at its left edge,
+        and the keys of a finished drill."""
+        self.editor.read_only = True
         self.results.show_diff(code_diff(source, self.reference or self.backend.reference(self.drill)))
         self.editor.scroll_to(x=0, animate=False)
         self.refresh_bindings()

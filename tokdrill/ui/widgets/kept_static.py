@@ -9,22 +9,28 @@ style; tint and text opacity apply to drawn lines), text selection or theme chan
 last few widths at once: a scrolling container whose height follows its content measures it at
 two widths on every layout pass (with and without room for the scroll bar). Content that is not
 text, text with a selection in it, and aligned text are drawn whole, as Static draws them.
+
+:meth:`KeptStatic.after_paint` runs work once the content is on screen: what may wait a frame
+(a restyle that redraws a whole editor, say) then does not delay the frame a user waits for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
+from textual.timer import Timer
 from textual.visual import Visual
 from textual.widgets import Static
 
 KEPT_WIDTHS = 3  # widths kept at once
+PAINT_WAIT_SECONDS = 0.5  # after_paint's work runs after this long if the content is not drawn
 
 
 @dataclass
@@ -50,6 +56,30 @@ class KeptStatic(Static):
         self._kept: dict[int, _Kept] = {}  # width -> what was made at that width
         self.wraps = 0  # times the content was wrapped (or, when not text, drawn whole)
         self.lines_drawn = 0
+        self._after_paint: list[Callable[[], object]] = []
+        self._paint_wait: Timer | None = None
+
+    def after_paint(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` right after the next frame that draws this widget (so after its
+        current content is on screen), or after :data:`PAINT_WAIT_SECONDS` if no frame draws it
+        (hidden, scrolled away)."""
+        self._after_paint.append(callback)
+        if self._paint_wait is None:
+            self._paint_wait = self.set_timer(PAINT_WAIT_SECONDS, self._painted)
+
+    def _painted(self) -> None:
+        callbacks, self._after_paint = self._after_paint, []
+        if self._paint_wait is not None:
+            self._paint_wait.stop()
+            self._paint_wait = None
+        for callback in callbacks:
+            callback()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = super().render_lines(crop)
+        if self._after_paint:
+            self.call_later(self._painted)  # queued: runs once the frame being drawn is shown
+        return lines
 
     def _keep(self, width: int) -> _Kept:
         """What is kept for ``width``, made now if needed; everything kept is forgotten first if

@@ -4,6 +4,8 @@ focus (:meth:`ResultsPanel.scroll_page`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import RenderableType
 from rich.syntax import Syntax
 from rich.text import Text
@@ -69,6 +71,10 @@ class ResultsPanel(VerticalScroll, can_focus=True):
         self._show(self._tests, verdict_text(verdict))
         self._show(self._diff, "")
         self.scroll_home(animate=False)
+
+    def after_verdict_shown(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the verdict shown last is on screen (see :meth:`KeptStatic.after_paint`)."""
+        self._tests.after_paint(callback)
 
     def scroll_page(self, direction: int) -> bool:
         """Scroll most of a page down (1) or up (-1); False when there is nothing to scroll."""
