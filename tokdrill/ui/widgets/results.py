@@ -11,6 +11,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Size
 
 from tokdrill.grading.report import summary_line, summary_style, verdict_spans
 from tokdrill.grading.verdict import Verdict
@@ -71,6 +72,14 @@ class ResultsPanel(VerticalScroll, can_focus=True):
         self._show(self._tests, verdict_text(verdict))
         self._show(self._diff, "")
         self.scroll_home(animate=False)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The height of the content at the width it is drawn at. Textual measures a box whose
+        height follows its content at its full width, though the scroll bar's room is always kept
+        (``scrollbar-gutter: stable``): a long verdict would be wrapped at two widths each time."""
+        if self.styles.scrollbar_gutter == "stable":
+            width = max(0, width - self.styles.scrollbar_size_vertical)
+        return super().get_content_height(container, viewport, width)
 
     def after_verdict_shown(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` once the verdict shown last is on screen (see :meth:`KeptStatic.after_paint`)."""
