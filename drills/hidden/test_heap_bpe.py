@@ -15,7 +15,7 @@ import random
 import pytest
 
 RATIO = 5
-REPEAT = 4  # encodings per measurement, so that the reference's lasts about ten milliseconds
+REPEAT = 3  # encodings per measurement, so that the reference's lasts several milliseconds
 LONG_PIECE_BYTES = 2500
 # Letters drawn with English-like weights: a long run with no space is one cl100k piece (a
 # hash, a base64 blob, a run-together identifier), and about half of its bytes get joined.
@@ -34,6 +34,12 @@ def cl100k_ranks() -> dict[bytes, int]:
     from reference_impl.tiktoken_ranks import load_ranks
 
     return dict(load_ranks("cl100k_base"))
+
+
+@pytest.fixture(scope="module")
+def cl100k() -> dict[bytes, int]:
+    """One fresh copy of the table for this module's tests (copying 100,000 entries is not free)."""
+    return cl100k_ranks()
 
 
 def encode(impl, piece: bytes, ranks: dict[bytes, int]) -> list[int]:
@@ -217,24 +223,24 @@ def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases
 
 
 @pytest.mark.concept("merge-order")
-def test_cl100k_known_ids(impl):
-    ranks = cl100k_ranks()
+def test_cl100k_known_ids(impl, cl100k):
+    ranks = cl100k
     got = encode(impl, b"hello", ranks) + encode(impl, b" world", ranks)
     assert got == [15339, 1917], f"cl100k_base 'hello', ' world': expected [15339, 1917], got {got}"
 
 
 @pytest.mark.concept("merge-order", "pre-tokenization")
-def test_cl100k_text_matches_tiktoken(impl, reference_cases):
+def test_cl100k_text_matches_tiktoken(impl, reference_cases, cl100k):
     pieces, expected = reference_cases(cl100k_text_case)
-    ranks = cl100k_ranks()
+    ranks = cl100k
     got = [i for piece in pieces for i in encode(impl, piece.encode("utf-8"), ranks)]
     assert got == expected, f"cl100k_base ids of {TEXT!r} (pieces {pieces}):\nexpected {expected}\ngot      {got}"
 
 
 @pytest.mark.concept("merge-order", "heap-stale-entries")
-def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases):
+def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases, cl100k):
     data = reference_cases(random_cl100k_cases)
-    ranks = cl100k_ranks()
+    ranks = cl100k
     for number, (piece, expected) in enumerate(data["cases"]):
         got = encode(impl, piece, ranks)
         assert got == expected, (
@@ -244,9 +250,9 @@ def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases):
 
 
 @pytest.mark.concept("bpe-complexity")
-def test_long_piece_takes_n_log_n_time(impl, reference_cases, cpu_seconds):
+def test_long_piece_takes_n_log_n_time(impl, reference_cases, cpu_seconds, cl100k):
     piece, expected = reference_cases(long_piece_case)
-    ranks = cl100k_ranks()
+    ranks = cl100k
     reference = reference_cases(long_piece_seconds)
     budget = RATIO * reference
     results: list = []

@@ -202,15 +202,17 @@ def cl100k_sample(encoding) -> dict[bytes, int]:
     from reference_impl.tiktoken_ranks import load_ranks
 
     ranks = load_ranks("cl100k_base")
-    rng = random.Random(2023)
-    chosen = set(rng.sample(sorted(ranks), SAMPLE))
+    chosen = set(random.Random(2023).sample(list(ranks), SAMPLE))  # the table's own (rank) order
     chosen.update(bytes([b]) for b in range(256))
+    tails = []
     for prompt in PROMPTS:
         ids = encoding.encode_ordinary(prompt)
         chosen.update(encoding.decode_bytes([i]) for i in ids)
         last = encoding.decode_bytes(ids[-1:])
+        chosen.update(last[:end] for end in range(1, len(last)) if last[:end] in ranks)
         if last.strip():  # a bare space starts a third of all tokens: the sample has plenty of them
-            chosen.update(t for t in ranks if t.startswith(last) or last.startswith(t))
+            tails.append(last)
+    chosen.update(t for t in ranks if t.startswith(tuple(tails)))
     return {token: ranks[token] for token in sorted(chosen)}
 
 

@@ -7,7 +7,9 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions (under a minute)")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer repetitions (a few minutes instead of about half an hour)"
+    )
     parser.add_argument(
         "--only",
         action="append",
