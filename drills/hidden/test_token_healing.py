@@ -20,7 +20,7 @@ import resource
 import pytest
 
 RATIO = 5
-QUERIES = 3000  # allowed() calls timed together, so that the reference needs tens of milliseconds
+QUERIES = 3000  # allowed() calls timed together, so that the reference needs several milliseconds
 SAMPLE = 5000  # cl100k_base tokens the real-vocabulary tests build a trie over (of 100,256)
 VOCAB = {
     b"h": 0, b"t": 1, b"p": 2, b":": 3, b"/": 4, b"http": 5, b":/": 6, b"://": 7, b"//": 8,
@@ -197,8 +197,8 @@ PROMPTS = ["The link is http:", 'print("hello', "x = [1, 2", "The answer is ", "
 
 def cl100k_sample(encoding) -> dict[bytes, int]:
     """SAMPLE random cl100k_base tokens with their real ids, plus every single byte, the prompts'
-    tokens, and every token that starts with a prompt's last token or is a prefix of it (so each
-    prompt heals over the same candidates as with the whole vocabulary)."""
+    tokens, and every token that starts with a prompt's last token (unless that is a bare space)
+    or is a prefix of it: those prompts heal over the candidates they have in the whole vocabulary."""
     from reference_impl.tiktoken_ranks import load_ranks
 
     ranks = load_ranks("cl100k_base")
