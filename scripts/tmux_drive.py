@@ -80,7 +80,18 @@ class Drive:
         # tmux may hand the pane COLUMNS/LINES of a default 80x24 client: drop them so the app
         # asks the pane itself for its size; exec so that the pane's process is the app itself
         cmd = f"exec env -u COLUMNS -u LINES {env} {sys.executable} {entry}"
-        self.tmux("new-session", "-d", "-s", self.session, "-x", str(self.width), "-y", str(self.height), cmd)
+        new_session = ("new-session", "-d", "-s", self.session, "-x", str(self.width), "-y", str(self.height), cmd)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            try:
+                self.tmux(*new_session)
+                break
+            except subprocess.CalledProcessError as exc:
+                # the previous app's server may still be exiting ("server exited unexpectedly")
+                if time.monotonic() > deadline:
+                    raise DriveFailed(f"tmux could not start a session: {exc.stderr.strip()}") from exc
+                self.stop()
+                time.sleep(POLL)
         self.wait_for("Up next")
 
     def app_pid(self) -> int:

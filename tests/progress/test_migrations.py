@@ -123,6 +123,18 @@ def test_a_database_from_a_newer_tokdrill_is_refused_untouched(tmp_path: Path) -
     assert path.read_bytes() == before
 
 
+def test_a_negative_schema_version_is_damage_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "progress.sqlite3"
+    Store.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = -2147483643")  # one flipped bit of the header's version field
+    conn.close()
+    with pytest.raises(StoreError, match="schema version reads -2147483643") as err:
+        Store.open(path)
+    assert err.value.problem == "damaged"
+    assert str(path) in str(err.value)
+
+
 @pytest.mark.parametrize(
     ("minutes", "zone"), [(60, "Etc/GMT-1"), (-300, "Etc/GMT+5"), (0, "Etc/GMT"), (330, None), (None, None)]
 )

@@ -461,6 +461,8 @@ class Store:
                 self.path,
                 problem="newer",
             )
+        if version < 0:
+            raise self._damaged(f"its schema version reads {version}, which no tokdrill writes")
         return fresh
 
     def _migrate(self) -> None:
