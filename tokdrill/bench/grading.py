@@ -11,6 +11,7 @@ one JSON object of milliseconds per drill.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import subprocess
@@ -27,6 +28,7 @@ from tokdrill.bench.figures import PYTHON, Figure, median, percentile, time_comm
 
 if TYPE_CHECKING:
     from tokdrill.content.model import Drill
+    from tokdrill.grading.prepared import PreparedDrill
     from tokdrill.grading.warm import WarmGrader
 
 WARM_P50_MS, WARM_P95_MS, COLD_RATIO = 50.0, 150.0, 0.5
@@ -45,7 +47,7 @@ def figures(quick: bool) -> list[Figure]:
     bare = {d.id: median(_bare_pytest(d, cold_runs, project)) * 1000 for d in cold_drills}
     root = os.geteuid() == 0
     ids = [d.id for d in drills]
-    mine = _warm_samples_by_drill(ids, warm_runs)
+    mine, floors = _warm_samples_by_drill(ids, warm_runs, with_floor=True)
     who, other = ("root", "ordinary user") if root else ("ordinary user", "root")
     out: list[Figure] = []
     theirs, skipped = _ordinary_user_or_why(["warm", str(warm_runs), *ids]) if root else (None, "")
@@ -65,8 +67,8 @@ def figures(quick: bool) -> list[Figure]:
                 out.append(_warm_figure(drill.id, label, value, goal, other, base, f"the same as {who}"))
         elif not root:
             out.append(Figure(f"grading: warm verdict p50, {drill.id} ({other})", 0.0, "ms", "n/a (not root)", True))
-        floor = _floor_ms(drill, max(5, warm_runs // 3))
-        if floor is not None:
+        if floors.get(drill.id):
+            floor = median(floors[drill.id])
             out.append(
                 Figure(
                     f"grading: sandbox overhead p50, {drill.id} ({who})",
@@ -75,7 +77,7 @@ def figures(quick: bool) -> list[Figure]:
                     f"<= {OVERHEAD_MS:g} ms",
                     p50 - floor <= OVERHEAD_MS,
                     floor,
-                    "the same tests run in a plain fork, no sandbox",
+                    "the same tests in a plain fork, no sandbox, timed in turn with the verdicts",
                 )
             )
     cold_ids = [d.id for d in cold_drills]
@@ -133,12 +135,19 @@ def retype_source(drill: Drill) -> str:
     return "\n".join(imports) + "\n\n\n" + reference_source(drill.symbols)
 
 
-def _warm_samples_by_drill(ids: Sequence[str], runs: int) -> dict[str, list[float]]:
-    """Milliseconds per warm verdict of each drill's retype text (which must pass)."""
+def _warm_samples_by_drill(
+    ids: Sequence[str], runs: int, with_floor: bool = False
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Milliseconds per warm verdict of each drill's retype text (which must pass) and, if asked
+    and this process may fork, of the same tests in a plain fork (see :func:`_floor_sample`),
+    the two taken in turn so that the machine's changing speed affects both alike."""
+    from tokdrill.grading.prepared import PreparedDrill
+    from tokdrill.grading.spec import DrillSpec
     from tokdrill.grading.warm import WarmGrader
 
     by_id = {d.id: d for d in _drills()}
-    found: dict[str, list[float]] = {}
+    warm: dict[str, list[float]] = {}
+    floors: dict[str, list[float]] = {}
     with WarmGrader() as grader:
         grader.preload([by_id[i] for i in ids])
         for drill_id in ids:
@@ -149,20 +158,29 @@ def _warm_samples_by_drill(ids: Sequence[str], runs: int) -> dict[str, list[floa
                 failed = [t.name for t in verdict.tests if t.outcome != "passed"]
                 raise RuntimeError(f"{drill_id}: the retype text does not pass ({verdict.problem or failed[:3]})")
             grader.preload([drill])  # a standby for this drill, as the app has when a drill is open
-            found[drill_id] = _timed(grader, drill, source, runs)
-    return found
+            prepared = PreparedDrill(DrillSpec.of(drill)) if with_floor and _may_fork() else None
+            warm[drill_id], floors[drill_id] = _timed(grader, drill, source, runs, prepared)
+    return warm, floors
 
 
-def _timed(grader: WarmGrader, drill: Drill, source: str, runs: int) -> list[float]:
+def _timed(
+    grader: WarmGrader, drill: Drill, source: str, runs: int, prepared: PreparedDrill | None
+) -> tuple[list[float], list[float]]:
     """Milliseconds per verdict, with a pause between submissions as a person leaves (the server
-    uses it to start the next standby sandbox; back-to-back calls would wait for that)."""
-    samples = []
+    uses it to start the next standby sandbox; back-to-back calls would wait for that), and of
+    a plain run of the same tests in each pause, once the standby is ready."""
+    samples: list[float] = []
+    floor: list[float] = []
     for _ in range(runs):
         time.sleep(THINK_SECONDS)
+        if prepared is not None:
+            sample = _floor_sample(prepared, source)
+            if sample is not None:
+                floor.append(sample)
         start = time.perf_counter()
         grader.grade(drill, source)
         samples.append((time.perf_counter() - start) * 1000)
-    return samples
+    return samples, floor
 
 
 def _cold_by_drill(ids: Sequence[str], runs: int, project: Path) -> dict[str, list[float]]:
@@ -179,36 +197,36 @@ def _cold_by_drill(ids: Sequence[str], runs: int, project: Path) -> dict[str, li
     return found
 
 
-def _floor_ms(drill: Drill, runs: int) -> float | None:
-    """Median ms of the drill's hidden tests against its retype text in a plain fork of this
-    process (tests collected, no sandbox): what the tests cost by themselves."""
-    if threading.active_count() > 1 or not hasattr(os, "fork"):
-        return None
-    from tokdrill.grading.prepared import PreparedDrill
-    from tokdrill.grading.spec import DrillSpec
+def _may_fork() -> bool:
+    return threading.active_count() == 1 and hasattr(os, "fork")
+
+
+def _floor_sample(prepared: PreparedDrill, source: str) -> float | None:
+    """Milliseconds of the drill's hidden tests against ``source`` in a plain fork of this
+    process (tests collected, no sandbox): what the tests cost by themselves. The fork freezes
+    its inherited heap first, as the grading server does before it starts sandboxes, so the
+    garbage collector walks the same objects in both."""
     from tokdrill.grading.submission import build_module
 
-    prepared = PreparedDrill(DrillSpec.of(drill))
-    source = retype_source(drill)
-    samples = []
-    for _ in range(runs):
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                start = time.perf_counter()
-                built, _ = build_module(source, prepared.spec.symbols)
-                prepared.session.run(functools.partial(_same, built), [])
-                os.write(write_end, repr(time.perf_counter() - start).encode())
-            finally:
-                os._exit(0)
-        os.close(write_end)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_end)
+            gc.freeze()
+            start = time.perf_counter()
+            built, _ = build_module(source, prepared.spec.symbols)
+            prepared.session.run(functools.partial(_same, built), [])
+            os.write(write_end, repr(time.perf_counter() - start).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    try:
         data = os.read(read_end, 64)
+    finally:
         os.close(read_end)
         os.waitpid(pid, 0)
-        if data:
-            samples.append(float(data) * 1000)
-    return median(samples) if samples else None
+    return float(data) * 1000 if data else None
 
 
 def _same(module: types.ModuleType) -> types.ModuleType:
@@ -301,7 +319,7 @@ def _enter_ordinary_view() -> None:
 def _worker(argv: list[str]) -> int:
     kind, runs, *ids = argv
     if kind == "warm":
-        found = _warm_samples_by_drill(ids, int(runs))
+        found, _ = _warm_samples_by_drill(ids, int(runs))
     else:
         from tokdrill import locations
 
