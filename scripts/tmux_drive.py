@@ -63,9 +63,14 @@ class Drive:
 
     # ------------------------------------------------------------------------------ tmux
     def tmux(self, *args: str) -> str:
-        # a private server (-L): other sessions' options and sizes do not leak in
+        # a private server (-L): other sessions' options and sizes do not leak in; the server runs
+        # pane commands with $SHELL, and those here are sh (an account's shell may be nologin)
         return subprocess.run(
-            ["tmux", "-L", self.session, "-f", os.devnull, *args], check=True, capture_output=True, text=True
+            ["tmux", "-L", self.session, "-f", os.devnull, *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "SHELL": "/bin/sh"},
         ).stdout
 
     def start(self) -> None:

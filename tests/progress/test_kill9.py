@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import sqlite3
 import subprocess
@@ -164,7 +165,7 @@ APP = textwrap.dedent(
             await pilot.press(*" pass")
             app.screen.save_draft(force=True)
             await pilot.pause(0.5)
-            print("TYPED", flush=True)
+            os.write(1, b"TYPED\\n")  # print() in a running app is buffered by the app, not flushed
             await asyncio.sleep(600)
 
     asyncio.run(main())
@@ -186,8 +187,12 @@ def test_kill_9_of_the_app_mid_drill(tmp_path: Path, lock_held: bool) -> None:
         env={**ENV, "TOKDRILL_HOME": str(home)},
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert line.strip() == "TYPED", proc.stderr.read() if proc.stderr else ""
+    ready, _, _ = select.select([proc.stdout], [], [], 120)
+    line = proc.stdout.readline() if ready else ""
+    if line.strip() != "TYPED":
+        proc.kill()
+        _, err = proc.communicate(timeout=60)
+        pytest.fail(f"the app did not report the typed draft within 2 minutes: {line!r}\n{err[-3000:]}")
     if lock_held:  # the writes wait for the lock; they are in the side file
         deadline = time.monotonic() + 60
         journal = home / "unsaved-progress.jsonl"
