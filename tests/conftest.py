@@ -1,11 +1,14 @@
-"""Suite-wide safety: no test ever touches the real user's progress or content settings, and
-none leaves the garbage collector's heap frozen for the tests after it."""
+"""Suite-wide safety: no test ever touches the real user's progress or content settings, none
+leaves the garbage collector's heap frozen for the tests after it, and none forks a process
+while other threads run in it."""
 
 from __future__ import annotations
 
 import gc
 import os
 import signal
+import threading
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +39,35 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 def _unfrozen_after() -> Iterator[None]:
     yield
     gc.unfreeze()  # what a test, or the app it ran, left frozen is not kept for the rest of the suite
+
+
+_forks_with_threads: list[str] = []
+
+
+def _threads() -> int:
+    """Threads of this process as the kernel counts them (Python 3.12's fork warning does too)."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            return int(fh.read().rsplit(b")", 1)[1].split()[17])
+    except (OSError, IndexError, ValueError):
+        return threading.active_count()
+
+
+def _note_fork() -> None:
+    if _threads() > 1:
+        _forks_with_threads.append("".join(traceback.format_stack(limit=6)[:-1]))
+
+
+os.register_at_fork(before=_note_fork)
+
+
+@pytest.fixture(autouse=True)
+def _no_fork_with_threads() -> Iterator[None]:
+    """A fork while other threads run may deadlock the child (Python 3.12+ warns, but clears the
+    warning even when filters make it an error): the test that does it fails, on any version."""
+    _forks_with_threads.clear()
+    yield
+    assert not _forks_with_threads, "forked while other threads ran, at:\n" + _forks_with_threads[0]
 
 
 def _ordinary_user_can_run_this_python() -> bool:

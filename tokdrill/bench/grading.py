@@ -10,8 +10,8 @@ one JSON object of milliseconds per drill.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import gc
 import json
 import os
 import subprocess
@@ -19,8 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,6 @@ from tokdrill.bench.figures import PYTHON, Figure, median, percentile, time_comm
 
 if TYPE_CHECKING:
     from tokdrill.content.model import Drill
-    from tokdrill.grading.prepared import PreparedDrill
     from tokdrill.grading.warm import WarmGrader
 
 WARM_P50_MS, WARM_P95_MS, COLD_RATIO = 50.0, 150.0, 0.5
@@ -138,17 +136,17 @@ def retype_source(drill: Drill) -> str:
 def _warm_samples_by_drill(
     ids: Sequence[str], runs: int, with_floor: bool = False
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """Milliseconds per warm verdict of each drill's retype text (which must pass) and, if asked
-    and this process may fork, of the same tests in a plain fork (see :func:`_floor_sample`),
-    the two taken in turn so that the machine's changing speed affects both alike."""
-    from tokdrill.grading.prepared import PreparedDrill
-    from tokdrill.grading.spec import DrillSpec
+    """Milliseconds per warm verdict of each drill's retype text (which must pass) and, if asked,
+    of the same tests in a plain fork (see :mod:`tokdrill.bench.plain_run`), the two taken in
+    turn so that the machine's changing speed affects both alike."""
+    from tokdrill.bench.plain_run import PlainRuns
     from tokdrill.grading.warm import WarmGrader
 
     by_id = {d.id: d for d in _drills()}
     warm: dict[str, list[float]] = {}
     floors: dict[str, list[float]] = {}
-    with WarmGrader() as grader:
+    with WarmGrader() as grader, contextlib.ExitStack() as helpers:
+        plain = helpers.enter_context(PlainRuns()) if with_floor else None
         grader.preload([by_id[i] for i in ids])
         for drill_id in ids:
             drill = by_id[drill_id]
@@ -158,29 +156,29 @@ def _warm_samples_by_drill(
                 failed = [t.name for t in verdict.tests if t.outcome != "passed"]
                 raise RuntimeError(f"{drill_id}: the retype text does not pass ({verdict.problem or failed[:3]})")
             grader.preload([drill])  # a standby for this drill, as the app has when a drill is open
-            prepared = PreparedDrill(DrillSpec.of(drill)) if with_floor and _may_fork() else None
-            warm[drill_id], floors[drill_id] = _timed(grader, drill, source, runs, prepared)
+            floor = functools.partial(plain.sample, drill, source) if plain is not None else None
+            warm[drill_id], floors[drill_id] = _timed(grader, drill, source, runs, floor)
     return warm, floors
 
 
 def _timed(
-    grader: WarmGrader, drill: Drill, source: str, runs: int, prepared: PreparedDrill | None
+    grader: WarmGrader, drill: Drill, source: str, runs: int, floor: Callable[[], float | None] | None
 ) -> tuple[list[float], list[float]]:
     """Milliseconds per verdict, with a pause between submissions as a person leaves (the server
     uses it to start the next standby sandbox; back-to-back calls would wait for that), and of
-    a plain run of the same tests in each pause, once the standby is ready."""
+    a plain run of the same tests (``floor``) in each pause, once the standby is ready."""
     samples: list[float] = []
-    floor: list[float] = []
+    plain: list[float] = []
     for _ in range(runs):
         time.sleep(THINK_SECONDS)
-        if prepared is not None:
-            sample = _floor_sample(prepared, source)
+        if floor is not None:
+            sample = floor()
             if sample is not None:
-                floor.append(sample)
+                plain.append(sample)
         start = time.perf_counter()
         grader.grade(drill, source)
         samples.append((time.perf_counter() - start) * 1000)
-    return samples, floor
+    return samples, plain
 
 
 def _cold_by_drill(ids: Sequence[str], runs: int, project: Path) -> dict[str, list[float]]:
@@ -195,42 +193,6 @@ def _cold_by_drill(ids: Sequence[str], runs: int, project: Path) -> dict[str, li
             argv = [PYTHON, "-m", "tokdrill", "check", drill_id, str(path)]
             found[drill_id] = [s * 1000 for s in time_command(argv, runs, warmup=1, env=_env(project))]
     return found
-
-
-def _may_fork() -> bool:
-    return threading.active_count() == 1 and hasattr(os, "fork")
-
-
-def _floor_sample(prepared: PreparedDrill, source: str) -> float | None:
-    """Milliseconds of the drill's hidden tests against ``source`` in a plain fork of this
-    process (tests collected, no sandbox): what the tests cost by themselves. The fork freezes
-    its inherited heap first, as the grading server does before it starts sandboxes, so the
-    garbage collector walks the same objects in both."""
-    from tokdrill.grading.submission import build_module
-
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(read_end)
-            gc.freeze()
-            start = time.perf_counter()
-            built, _ = build_module(source, prepared.spec.symbols)
-            prepared.session.run(functools.partial(_same, built), [])
-            os.write(write_end, repr(time.perf_counter() - start).encode())
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    try:
-        data = os.read(read_end, 64)
-    finally:
-        os.close(read_end)
-        os.waitpid(pid, 0)
-    return float(data) * 1000 if data else None
-
-
-def _same(module: types.ModuleType) -> types.ModuleType:
-    return module
 
 
 def _env(project: Path) -> dict[str, str]:
