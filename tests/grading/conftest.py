@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from grading_helpers import FORK_WARNINGS, HIDDEN_TEST, CheckGrader
+from grading_helpers import FORK_WARNINGS, HIDDEN_TEST, TINY_TESTS, CheckGrader
 
 from tokdrill.grading import WarmGrader
 
@@ -30,7 +30,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def tiny_drill() -> SimpleNamespace:
     """A Drill-like object: only the attributes grading reads."""
-    return SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=(HIDDEN_TEST,), target_seconds=60)
+    return SimpleNamespace(
+        id="tiny-pairs",
+        symbols=("count_pairs",),
+        hidden_tests=(HIDDEN_TEST,),
+        test_concepts=TINY_TESTS,
+        target_seconds=60,
+    )
 
 
 @pytest.fixture(scope="session")

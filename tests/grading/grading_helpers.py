@@ -25,6 +25,17 @@ PROJECT = Path(__file__).resolve().parents[2]
 ORDINARY_UID = 61423  # the unprivileged account tests drop to when they run as root
 FORK_WARNINGS = "error::DeprecationWarning"  # in grading processes: forking with threads is an error
 
+
+def declared(*paths: Path | str) -> dict[str, tuple[str, ...]]:
+    """The tests hidden test files declare, read without running them, as a content Drill's
+    ``test_concepts``: a drill that does not ship with tokdrill is graded against these."""
+    from tokdrill.content.hidden_tests import read_hidden_test_file
+
+    return {t.name: tuple(c for c, _ in t.concepts) for p in paths for t in read_hidden_test_file(Path(p)).tests}
+
+
+TINY_TESTS = declared(HIDDEN_TEST)
+
 GOOD_SOURCE = """\
 def count_pairs(word_freqs):
     counts = {}

@@ -10,7 +10,7 @@ import sys
 from types import SimpleNamespace
 
 import pytest
-from grading_helpers import FAST_LIMITS, GOOD_SOURCE, with_body
+from grading_helpers import FAST_LIMITS, GOOD_SOURCE, declared, with_body
 
 from tokdrill.grading.protocol import CHANNEL_LIMIT, LINE_LIMIT, ChannelReader, Reporter, new_nonce
 
@@ -83,10 +83,9 @@ def test_many_failing_tests_with_long_messages_stay_under_a_megabyte(warm_grader
     )
     hidden = tmp_path / "test_many.py"
     hidden.write_text(
-        "import pytest\n\n@pytest.mark.parametrize('i', range(400))\n"
-        "def test_each(impl, i):\n    assert impl.count_pairs({}) == 'x' * 5000\n"
+        "".join(f"def test_{i}(impl):\n    assert impl.count_pairs({{}}) == 'x' * 5000\n\n" for i in range(400))
     )
-    drill = SimpleNamespace(id="many", symbols=("count_pairs",), hidden_tests=(hidden,))
+    drill = SimpleNamespace(id="many", symbols=("count_pairs",), hidden_tests=(hidden,), test_concepts=declared(hidden))
     verdict = warm_grader.grade(drill, GOOD_SOURCE)
     assert len(verdict.tests) == 400 and all(t.outcome == "failed" for t in verdict.tests)
     assert _size(verdict) < MEGABYTE

@@ -164,23 +164,25 @@ def test_public_pytest_fallback_keeps_the_reference_answers_out_of_reach(tmp_pat
 
 
 def test_changed_private_api_is_detected_and_the_fallback_used(tmp_path: Path):
-    script = f"""
+    script = """
 import sys
 import _pytest.config
 _original = _pytest.config._prepareconfig
 def _renamed(args=None, plugs=None):  # as if a future pytest renamed a parameter
     return _original(args, plugs)
 _pytest.config._prepareconfig = _renamed
-from types import SimpleNamespace
+from tokdrill.bench.grading import retype_source
+from tokdrill.content.loader import load_library
 from tokdrill.grading.local import LocalGrader
 from tokdrill.grading.spec import DrillSpec
-drill = DrillSpec.of(SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},)))
+shipped = load_library([]).drills["bytes-to-unicode"]
+drill = DrillSpec.of(shipped)
 grader = LocalGrader()
-verdict = grader.grade(drill, sys.stdin.read())
+verdict = grader.grade(drill, retype_source(shipped))
 print(grader.prepare(drill).session.uses_private_api, verdict.passed)
 """
     result = subprocess.run(
-        [sys.executable, "-c", script], input=GOOD_SOURCE, capture_output=True, text=True, env=check_env(), timeout=120
+        [sys.executable, "-c", script], capture_output=True, text=True, env=check_env(), timeout=120
     )
     assert result.stdout.split() == ["False", "True"], result.stderr[-2000:]
 

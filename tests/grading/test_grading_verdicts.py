@@ -7,7 +7,7 @@ import os
 from types import SimpleNamespace
 
 import pytest
-from grading_helpers import GOOD_SOURCE
+from grading_helpers import GOOD_SOURCE, declared
 
 from tokdrill.grading import grade
 
@@ -146,7 +146,12 @@ def test_each_content_folder_gets_its_own_conftest_and_tests(warm_grader, tiny_d
     (tmp_path / "test_tiny_pairs.py").write_text(
         "def test_sees_the_fake(impl):\n    assert impl.count_pairs({}) == {'fake': 1}\n"
     )
-    other = SimpleNamespace(id="other", symbols=("count_pairs",), hidden_tests=(tmp_path / "test_tiny_pairs.py",))
+    other = SimpleNamespace(
+        id="other",
+        symbols=("count_pairs",),
+        hidden_tests=(tmp_path / "test_tiny_pairs.py",),
+        test_concepts=declared(tmp_path / "test_tiny_pairs.py"),
+    )
     assert warm_grader.grade(tiny_drill, GOOD_SOURCE).passed
     assert warm_grader.grade(other, GOOD_SOURCE).passed
     assert warm_grader.grade(tiny_drill, GOOD_SOURCE).passed
@@ -156,9 +161,11 @@ def test_an_edited_hidden_test_is_collected_again(warm_grader, tmp_path):
     test_file = tmp_path / "test_edited.py"
     test_file.write_text("def test_one(impl):\n    assert impl.count_pairs({}) == {}\n")
     drill = SimpleNamespace(id="edited", symbols=("count_pairs",), hidden_tests=(test_file,))
+    drill.test_concepts = declared(test_file)
     assert [t.name for t in warm_grader.grade(drill, GOOD_SOURCE).tests] == ["test_edited.py::test_one"]
     test_file.write_text("def test_two(impl):\n    assert impl.count_pairs({}) == {}\n")
     os.utime(test_file, ns=(test_file.stat().st_mtime_ns + 10**9,) * 2)
+    drill.test_concepts = declared(test_file)  # content read again, as a reload does
     assert [t.name for t in warm_grader.grade(drill, GOOD_SOURCE).tests] == ["test_edited.py::test_two"]
 
 

@@ -14,6 +14,7 @@ import pytest
 from grading_helpers import (
     GOOD_SOURCE,
     HIDDEN_TEST,
+    TINY_TESTS,
     alive,
     check_argv,
     check_env,
@@ -97,7 +98,7 @@ import sys
 from types import SimpleNamespace
 from tokdrill.grading import WarmGrader
 sys.path.insert(0, {str(tmp_path)!r})
-drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},))
+drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},), test_concepts={TINY_TESTS!r})
 WarmGrader().grade(drill, {_lingering_submission(marker)!r})
 """
     client = subprocess.Popen([sys.executable, "-c", script], env=check_env(SLOW_LIMITS))

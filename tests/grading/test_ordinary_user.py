@@ -20,6 +20,7 @@ from grading_helpers import (
     GOOD_SOURCE,
     HIDDEN_TEST,
     PROJECT,
+    TINY_TESTS,
     alive,
     as_ordinary_user,
     comm_name,
@@ -104,7 +105,7 @@ import json, sys
 from types import SimpleNamespace
 from tokdrill.grading import WarmGrader
 from tokdrill.grading.limits import Limits
-drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},))
+drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},), test_concepts={TINY_TESTS!r})
 with WarmGrader() as grader:
     attack = grader.grade(drill, sys.argv[1], limits=Limits(cpu_seconds=1, wall_seconds=3.0))
     wrong = grader.grade(drill, sys.argv[2])

@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 from types import SimpleNamespace
 
-from grading_helpers import GOOD_SOURCE
+from grading_helpers import GOOD_SOURCE, declared
 
 HELPER = """
 def merge(pairs, depth=0):
@@ -206,8 +206,9 @@ def test_a_run_leaves_out_the_plugins_its_tests_do_not_use(tmp_path: Path) -> No
 def test_hidden_tests_that_use_capsys_and_tmp_path_still_pass(warm_grader, tmp_path: Path) -> None:
     _with_conftest(tmp_path)
     (tmp_path / "test_fixture_users.py").write_text(textwrap.dedent(FIXTURE_USERS))
+    hidden = tmp_path / "test_fixture_users.py"
     drill = SimpleNamespace(
-        id="fixture-users", symbols=("count_pairs",), hidden_tests=(tmp_path / "test_fixture_users.py",)
+        id="fixture-users", symbols=("count_pairs",), hidden_tests=(hidden,), test_concepts=declared(hidden)
     )
     verdict = warm_grader.grade(drill, GOOD_SOURCE)
     assert [(t.name, t.outcome) for t in verdict.tests] == [

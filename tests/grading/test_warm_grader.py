@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from grading_helpers import GOOD_SOURCE, HIDDEN_TEST, alive, check_env, parent_of
+from grading_helpers import GOOD_SOURCE, HIDDEN_TEST, TINY_TESTS, alive, check_env, parent_of
 
 from tokdrill.grading import WarmGrader
 
@@ -129,7 +129,7 @@ stop = threading.Event()
 helper = threading.Thread(target=stop.wait)
 helper.start()
 os.register_at_fork(before=lambda: print("forked", file=sys.stderr))
-drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},))
+drill = SimpleNamespace(id="tiny-pairs", symbols=("count_pairs",), hidden_tests=({str(HIDDEN_TEST)!r},), test_concepts={TINY_TESTS!r})
 verdict = grade(drill, sys.stdin.read())
 stop.set()
 helper.join()

@@ -1,8 +1,10 @@
 """The trusted decision: from what the grader observed (:class:`RunRecord`) to a :class:`Verdict`.
 
 A run passes only if the child reported a result for every expected test, every one passed, it
-said it was done, it exited normally, and nothing forged appeared on the result channel. Test
-names and the concepts they check come from the grader's own collection, never from the child;
+said it was done, it exited normally, and nothing forged appeared on the result channel. A
+test's result stands once it is a failure: a later report of the same test cannot undo it. Test
+names and the concepts they check come from the grader (its own collection of a shipped drill's
+tests, what a third-party drill's files declare), never from the child;
 every text that does come from the child is capped here, per test and in total.
 """
 
@@ -13,6 +15,7 @@ import signal
 from dataclasses import dataclass, field
 
 from tokdrill.grading.limits import Limits
+from tokdrill.grading.spec import bare_name
 from tokdrill.grading.submission import SUBMISSION_FILENAME
 from tokdrill.grading.verdict import OUTCOMES, Outcome, TestResult, Verdict
 
@@ -65,11 +68,15 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         elif kind == "start":
             running = _cap(str(message.get("name")), 300)
         elif kind == "result":
-            name = str(message.get("name"))
-            if name in record.expected and name not in results:
-                reported = message.get("outcome")
-                checked: Outcome = reported if reported in OUTCOMES else "error"
+            sent = str(message.get("name"))
+            name = expected_name(sent, record.expected)
+            reported = message.get("outcome")
+            checked: Outcome = reported if reported in OUTCOMES else "error"
+            previous = results.get(name) if name is not None else None
+            if name is not None and (previous is None or (previous.outcome == "passed" and checked != "passed")):
                 detail = _cap(str(message.get("message", "")), MESSAGE_SHOWN)
+                if sent != name and checked != "passed":  # one case of a parametrized test
+                    detail = f"{_cap(sent, 300)}: {detail}"
                 results[name] = TestResult(name, checked, explain(detail, limits))
             running = None
         elif kind == "user_code":
@@ -114,7 +121,7 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         concepts = record.concepts.get(name, ())
         result = results.get(name)
         if result is None:
-            if name == running:
+            if running is not None and name == expected_name(running, record.expected):
                 missing: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
                 why = f"this test was running when the run ended: {ended or 'no result reported'}"
             else:  # never ran (the code did not import, or the run ended first): it caught nothing
@@ -137,6 +144,16 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         output=_output_text(record),
         notice=record.notice,
     )
+
+
+def expected_name(sent: str, expected: tuple[str, ...]) -> str | None:
+    """The expected test a reported name stands for: itself, or, where the expected names carry
+    no parameters (a third-party drill's declared tests), the test one of its cases belongs to.
+    None for a name the grader does not expect: such a result counts for nothing."""
+    if sent in expected:
+        return sent
+    bare = bare_name(sent)
+    return bare if bare != sent and bare in expected else None
 
 
 def _cap(text: str, limit: int) -> str:

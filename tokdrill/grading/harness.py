@@ -50,12 +50,13 @@ def child_main(prepared: PreparedDrill, plan: ChildPlan) -> None:
         lockdown = Lockdown(plan.confinement)
         lockdown.isolate()
 
-        def start() -> types.ModuleType | None:
+        def seal() -> None:
             reporter.send("ready", protections=lockdown.seal())
-            source = _read_source(plan.source_fd)
-            return _load_submission(prepared, source, plan.filename, reporter)
 
-        if prepared.session.run(start, [StreamingReporter(reporter)]):
+        def load() -> types.ModuleType | None:
+            return _load_submission(prepared, _read_source(plan.source_fd), plan.filename, reporter)
+
+        if prepared.session.run(seal, load, [StreamingReporter(reporter)]):
             reporter.send("done")
         code = 0
     except BaseException as exc:  # noqa: BLE001 - report our own failure as ours

@@ -13,7 +13,7 @@ import time
 from tokdrill.grading import mechanisms
 from tokdrill.grading.decide import decide, internal_error
 from tokdrill.grading.limits import Limits, default_limits
-from tokdrill.grading.prepared import PreparationError, PreparedDrill
+from tokdrill.grading.prepared import PreparationError, PreparedDrill, hidden_files
 from tokdrill.grading.sandbox import NamespaceRefused, Standby, reap_pending
 from tokdrill.grading.spec import DrillSpec
 from tokdrill.grading.submission import SUBMISSION_FILENAME
@@ -22,7 +22,7 @@ from tokdrill.grading.verdict import Verdict
 
 def _stamps(spec: DrillSpec) -> tuple[int, ...]:
     stamps = []
-    for path in spec.hidden_tests:
+    for path in hidden_files(spec):
         try:
             stamps.append(os.stat(path).st_mtime_ns)
         except OSError:

@@ -11,6 +11,11 @@ from a memo (patches of ``_pytest._code``). If those private names change in a f
 sandbox, before the submission is loaded. Slower, equally correct.
 
 ``TOKDRILL_PYTEST_PRIVATE=0`` forces the fallback (read in the grading process).
+
+Both collect in the grading process, so they are for tokdrill's own (shipped) hidden tests only.
+:class:`SandboxSession` is for tests of any other origin: the grading process only holds their
+files' text; the sandbox, once sealed, writes them into its scratch folder, and collects and runs
+them there, where their code (conftest, test modules, reference cases) can do no harm.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from __future__ import annotations
 import ast
 import inspect
 import io
+import linecache
 import os
+import shutil
 import sys
 import tokenize
 import types
@@ -31,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pytest
 
-from tokdrill.grading.spec import test_name
+from tokdrill.grading.spec import bare_name, test_name
 
 if TYPE_CHECKING:
     from _pytest._code.source import Source
@@ -49,9 +56,12 @@ FIXTURE_PLUGINS = {
     "capturemanager": frozenset({"capsys", "capsysbinary", "capfd", "capfdbinary", "capteesys"}),
     "tmpdir": frozenset({"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory"}),
 }
-# Called in the sandbox right before the tests run: locks down, loads the submission; None
-# when the submission could not be loaded (already reported), and the tests are not run.
-Start = Callable[[], types.ModuleType | None]
+# Called in the sandbox: ``Seal`` completes the lock-down; ``Load`` then reads and loads the
+# submission, right before the tests run (None when it could not be loaded, already reported:
+# the tests are not run).
+Seal = Callable[[], None]
+Load = Callable[[], types.ModuleType | None]
+HIDDEN_COPY = ".tokdrill-hidden"  # the sandbox's copy of third-party hidden tests, in its scratch
 
 
 class PreparationError(Exception):
@@ -95,9 +105,9 @@ class TestSession(Protocol):
     collection: Collection
     uses_private_api: bool
 
-    def run(self, start: Start, plugins: Sequence[object]) -> bool:
-        """In the sandbox: call ``start``, then run the tests with ``plugins`` reporting; False
-        if ``start`` gave no module (nothing ran)."""
+    def run(self, seal: Seal, load: Load, plugins: Sequence[object]) -> bool:
+        """In the sandbox: ``seal``, ``load``, then run the tests with ``plugins`` reporting;
+        False if ``load`` gave no module (nothing ran)."""
         ...
 
 
@@ -203,8 +213,9 @@ class CollectedSession:
             item.location  # noqa: B018 - computed once here (cached), not in every sandbox
         drop_unused_plugins(config, session.items)
 
-    def run(self, start: Start, plugins: Sequence[object]) -> bool:
-        module = start()
+    def run(self, seal: Seal, load: Load, plugins: Sequence[object]) -> bool:
+        seal()
+        module = load()
         if module is None:
             return False
         self.submission.module = module
@@ -234,35 +245,135 @@ class PublicSession:
         if code not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) and not self.collection.errors:
             self.collection.errors.append(f"collection failed (pytest exit code {int(code)})")
 
-    def run(self, start: Start, plugins: Sequence[object]) -> bool:
-        started: list[bool] = []
-        submission = self.submission
-
-        class Gate:
-            """Registers the submission plugin under its name (the hidden tests look it up), then
-            loads the submission after collection (and after the reference answers are built)."""
-
-            def pytest_configure(self, config: pytest.Config) -> None:
-                config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
-
-            @pytest.hookimpl(trylast=True)
-            def pytest_collection_finish(self, session: pytest.Session) -> None:
-                sys.stdout = real_stdout
-                module = start()
-                if module is None:
-                    session.items.clear()
-                    return
-                submission.module = module
-                drop_unused_plugins(session.config, session.items)
-                started.append(True)
-
-        real_stdout, sys.stdout = sys.stdout, io.StringIO()
+    def run(self, seal: Seal, load: Load, plugins: Sequence[object]) -> bool:
         os.chdir("/")  # the grader's folder may be hidden in the sandbox
-        try:
-            pytest.main([*session_args(self.files), "--tb=short"], plugins=[Gate(), *plugins])
-        finally:
+        return run_main(self.files, self.submission, seal, load, plugins)
+
+
+class SandboxSession:
+    """Hidden tests of unknown origin: only their text is held here; :meth:`run`, in the sealed
+    sandbox, writes them into the scratch folder and collects and runs them there.
+
+    ``files`` maps each test file's path to its text, and ``conftests`` each of their folders'
+    ``conftest.py`` (when there is one); the copies keep the folders' places relative to one
+    another. What collecting finds is not trusted: the grader expects the names it was given.
+    """
+
+    uses_private_api = False
+
+    def __init__(
+        self, files: dict[str, str], conftests: dict[str, str], submission: SubmissionPlugin, expected: Sequence[str]
+    ) -> None:
+        self.files = files
+        self.conftests = conftests
+        self.submission = submission
+        self.expected = tuple(expected)
+        self.collection = Collection()
+
+    def run(self, seal: Seal, load: Load, plugins: Sequence[object]) -> bool:
+        seal()  # from here on nothing the copied files do reaches past the sandbox
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the sealed environment was cleared
+        sys.dont_write_bytecode = True  # no __pycache__ beside the copies
+        copy = Path.cwd() / HIDDEN_COPY
+        files = self._write(copy)
+        for name in {Path(p).stem for p in files} | {"conftest"}:
+            sys.modules.pop(name, None)  # see open_session
+
+        def load_after_collecting() -> types.ModuleType | None:
+            shutil.rmtree(copy, ignore_errors=True)  # collected: the submission does not find them
+            return load()
+
+        plugins = [self.collection, *plugins]
+        return run_main(files, self.submission, _sealed, load_after_collecting, plugins, self._vet)
+
+    def _vet(self, session: pytest.Session) -> str:
+        """Why these tests cannot grade a submission: they do not collect, or a declared test is
+        not among those collected ("" if neither). Only words for the drill's author: whatever
+        this says, the grader expects results for exactly the declared tests."""
+        if self.collection.errors or session.testsfailed:
+            detail = "\n".join(self.collection.errors) or "collection failed"
+            return f"the hidden tests do not collect in the sandbox:\n{detail}"
+        collected = {bare_name(name) for name in self.collection.names}
+        absent = [name for name in self.expected if name not in collected]
+        if absent:
+            listed = ", ".join(absent[:5]) + (f" and {len(absent) - 5} more" if len(absent) > 5 else "")
+            return f"pytest does not collect these declared tests: {listed}"
+        return ""
+
+    def _write(self, copy: Path) -> list[str]:
+        """Write the files under ``copy`` (their text in ``linecache`` too, for tracebacks once
+        the copies are gone, and parsed once for failure reports); returns the copied test files'
+        paths."""
+        root = os.path.commonpath([str(Path(p).parent) for p in [*self.files, *self.conftests]])
+        written: list[str] = []
+        for original, text in [*self.conftests.items(), *self.files.items()]:
+            target = copy / os.path.relpath(original, root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            linecache.cache[str(target)] = (len(text), None, text.splitlines(keepends=True), str(target))
+            remember_source(text)
+            if original in self.files:
+                written.append(str(target))
+        return written
+
+
+def _sealed() -> None:
+    """Nothing to do: the sandbox was sealed before collecting."""
+
+
+def run_main(
+    files: Sequence[str],
+    submission: SubmissionPlugin,
+    seal: Seal,
+    load: Load,
+    plugins: Sequence[object],
+    vet: Callable[[pytest.Session], str] | None = None,
+) -> bool:
+    """In the sandbox: ``pytest.main`` over ``files``, with ``seal`` and ``load`` called between
+    collection (and the reference answers built at its end) and the test loop. ``vet`` says
+    what is wrong with the collected tests, if anything: then nothing is loaded or run, and
+    :class:`PreparationError` is raised with its words."""
+    started: list[bool] = []
+    refused: list[str] = []
+    interrupted: list[BaseException] = []
+
+    class Gate:
+        """Registers the submission plugin under its name (the hidden tests look it up), then
+        seals and loads the submission once collection is finished."""
+
+        def pytest_configure(self, config: pytest.Config) -> None:
+            config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
+
+        def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+            interrupted.append(excinfo.value)  # pytest.main swallows it: raised again below
+
+        @pytest.hookimpl(trylast=True)
+        def pytest_collection_finish(self, session: pytest.Session) -> None:
             sys.stdout = real_stdout
-        return bool(started)
+            problem = vet(session) if vet is not None else ""
+            if problem:
+                refused.append(problem)
+                session.items.clear()
+                return
+            seal()
+            module = load()
+            if module is None:
+                session.items.clear()
+                return
+            submission.module = module
+            drop_unused_plugins(session.config, session.items)
+            started.append(True)
+
+    real_stdout, sys.stdout = sys.stdout, io.StringIO()
+    try:
+        pytest.main([*session_args(files), "--tb=short"], plugins=[Gate(), *plugins])
+    finally:
+        sys.stdout = real_stdout
+    if refused:
+        raise PreparationError(refused[0])
+    if interrupted:
+        raise interrupted[0]  # as the private-API run lets it out: the harness says who stopped the run
+    return bool(started)
 
 
 def drop_unused_plugins(config: pytest.Config, items: Sequence[pytest.Item]) -> list[str]:
