@@ -7,13 +7,14 @@ from __future__ import annotations
 import gc
 import os
 import signal
-import threading
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tokdrill.grading.threads import may_fork
 
 # Property-based tests (hypothesis) run a few hundred examples each; a longer run sets
 # TOKDRILL_FUZZ_EXAMPLES higher (e.g. 1000 before a release). Tests that state their own
@@ -44,17 +45,8 @@ def _unfrozen_after() -> Iterator[None]:
 _forks_with_threads: list[str] = []
 
 
-def _threads() -> int:
-    """Threads of this process as the kernel counts them (Python 3.12's fork warning does too)."""
-    try:
-        with open("/proc/self/stat", "rb") as fh:
-            return int(fh.read().rsplit(b")", 1)[1].split()[17])
-    except (OSError, IndexError, ValueError):
-        return threading.active_count()
-
-
 def _note_fork() -> None:
-    if _threads() > 1:
+    if not may_fork():
         _forks_with_threads.append("".join(traceback.format_stack(limit=6)[:-1]))
 
 

@@ -23,7 +23,7 @@ from tokdrill.grading import WarmGrader
 from tokdrill.grading.mechanisms import REFUSE_ENV
 
 PATHS = {"userns": {}, "landlock": {REFUSE_ENV: "userns"}}
-ACCOUNTS = ("this account", "ordinary account")
+ACCOUNTS = ("this account", pytest.param("ordinary account", marks=pytest.mark.ordinary_user))
 
 
 @pytest.fixture()
@@ -66,7 +66,6 @@ def _answer(home: Path, source: str) -> Path:
     return path
 
 
-@pytest.mark.ordinary_user
 @pytest.mark.parametrize("account", ACCOUNTS)
 def test_validating_listing_and_showing_a_deck_run_none_of_its_code(deck: HostileDeck, home: Path, account: str):
     for args in (("validate",), ("list", "--json"), ("show", DRILL_ID)):
@@ -75,7 +74,6 @@ def test_validating_listing_and_showing_a_deck_run_none_of_its_code(deck: Hostil
     assert deck.written() == {}
 
 
-@pytest.mark.ordinary_user
 @pytest.mark.parametrize("path", sorted(PATHS))
 @pytest.mark.parametrize("account", ACCOUNTS)
 def test_check_runs_a_decks_code_only_in_the_sandbox_and_still_decides_right(

@@ -17,7 +17,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -226,9 +225,11 @@ def _as_ordinary_user(args: list[str]) -> dict[str, list[float]]:
     """Run this module's worker as ``nobody`` and return its figures. The worker sees the machine
     through a private mount namespace in which folders closed to other users (such as /root,
     where an interpreter may live) show only the Python installation; nothing else changes."""
-    if threading.active_count() > 1:
-        raise RuntimeError("the ordinary-user worker is started from a single-threaded process")
     from tokdrill import locations
+    from tokdrill.grading.threads import may_fork
+
+    if not may_fork():
+        raise RuntimeError("the ordinary-user worker is started from a single-threaded process")
 
     home = tempfile.mkdtemp(prefix="tokdrill-bench-user-")
     try:

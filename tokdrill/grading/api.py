@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import os
-import threading
 
 from tokdrill.grading.limits import Limits
 from tokdrill.grading.spec import DrillLike, DrillSpec
 from tokdrill.grading.submission import SUBMISSION_FILENAME
+from tokdrill.grading.threads import may_fork
 from tokdrill.grading.verdict import Verdict
 from tokdrill.grading.warm import WarmGrader
 
@@ -32,7 +32,7 @@ def grade(
         from tokdrill.grading.decide import internal_error
 
         return internal_error(spec.id, (), "the sandbox needs Linux (fork, pidfd_open)")
-    if threading.active_count() > 1:
+    if not may_fork():
         with WarmGrader() as grader:
             return grader.grade(spec, source, limits=limits, filename=filename)
     global _local
@@ -54,7 +54,7 @@ def sandbox_notice(grader: WarmGrader | None = None) -> str:
 
     if "landlock" not in mechanisms.refused() and landlock.abi_version() > 0:
         return ""
-    if threading.active_count() == 1:
+    if may_fork():
         return mechanisms.notice(mechanisms.detect())
     if grader is not None:
         return grader.notice()

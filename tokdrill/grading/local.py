@@ -2,6 +2,7 @@
 
 Forking is only safe from a single-threaded process, so this is what the warm grading server
 and a cold ``tokdrill check`` use; a threaded app goes through :class:`WarmGrader` instead.
+:class:`LocalGrader` refuses to fork while other threads run (its verdict says so).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from tokdrill.grading.prepared import PreparationError, PreparedDrill, hidden_fi
 from tokdrill.grading.sandbox import NamespaceRefused, Standby, reap_pending
 from tokdrill.grading.spec import DrillSpec
 from tokdrill.grading.submission import SUBMISSION_FILENAME
+from tokdrill.grading.threads import may_fork
 from tokdrill.grading.verdict import Verdict
+
+THREADED = "this process runs other threads, so it may not fork a sandbox: grade with WarmGrader"
 
 
 def _stamps(spec: DrillSpec) -> tuple[int, ...]:
@@ -56,7 +60,7 @@ class LocalGrader:
         """Reap finished runs, then start a standby sandbox for ``spec`` (replacing any other)
         if standbys are kept. The server calls this after answering, off the critical path."""
         reap_pending(block=True)
-        if not self.keep_standby:
+        if not self.keep_standby or not may_fork():
             return
         limits = limits or default_limits()
         current = self._standby
@@ -108,6 +112,8 @@ class LocalGrader:
         self, spec: DrillSpec, source: str, limits: Limits | None = None, filename: str = SUBMISSION_FILENAME
     ) -> Verdict:
         limits = limits or default_limits()
+        if not may_fork():  # a forked child could deadlock on a lock another thread held
+            return internal_error(spec.id, (), THREADED)
         reap_pending(block=False)
         start = time.perf_counter()
         notice = mechanisms.notice(mechanisms.detect())
