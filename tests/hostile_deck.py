@@ -159,6 +159,14 @@ class HostileDeck:
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
         os.chmod(self.witness, 0o777)
 
+    def plant_modules(self) -> None:
+        """Modules named as those tokdrill imports, at the deck's top, for a run from inside it."""
+        act = _ACT.format(secret=str(self.secret), witness=str(self.witness))
+        for name in ("reference_impl", "pytest", "regex", "yaml"):
+            path = self.folder / f"{name}.py"
+            path.write_text(f"{act}\n_act({name!r})\n")
+            os.chmod(path, 0o644)
+
     def written(self) -> dict[str, str]:
         """What the deck's code managed to write outside the sandbox (empty when confined)."""
         return {p.name: p.read_text() for p in sorted(self.witness.iterdir())}

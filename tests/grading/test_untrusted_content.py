@@ -93,6 +93,19 @@ def test_check_runs_a_decks_code_only_in_the_sandbox_and_still_decides_right(
             assert any(p.startswith("Landlock") for p in verdict["protections"]), verdict["protections"]
 
 
+def test_run_from_inside_a_deck_its_modules_never_stand_in_for_tokdrills(deck: HostileDeck, home: Path):
+    """``python -m tokdrill`` puts the current folder first on the import path; a deck's
+    ``reference_impl.py`` or ``pytest.py`` there must not be what tokdrill imports."""
+    deck.plant_modules()
+    answer = _answer(home, GOOD)
+    for args in (("validate",), ("show", DRILL_ID), ("check", DRILL_ID, str(answer))):
+        argv = [sys.executable, "-m", "tokdrill", "--content", ".", *args]
+        environ = check_env(HOME=str(home), TOKDRILL_HOME=str(home / "data"))
+        done = subprocess.run(argv, capture_output=True, text=True, env=environ, cwd=deck.folder, timeout=300)
+        assert deck.written() == {}
+        assert done.returncode == 0, (args, done.stdout[-2000:], done.stderr[-2000:])
+
+
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_the_warm_grader_collects_a_decks_tests_only_in_the_sandbox(
     deck: HostileDeck, path: str, monkeypatch: pytest.MonkeyPatch
