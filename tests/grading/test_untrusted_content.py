@@ -157,3 +157,16 @@ def test_a_deck_whose_declared_tests_do_not_collect_says_so(deck: HostileDeck, t
     assert not verdict.passed and verdict.internal
     assert "pytest does not collect these declared tests: test_deck_pairs.py::TestEdges::" in verdict.problem
     assert deck.written() == {}
+
+
+def test_a_deck_whose_conftest_does_not_import_names_the_deck_file(deck: HostileDeck):
+    conftest = deck.folder / "drills" / "hidden" / "conftest.py"
+    conftest.write_text(conftest.read_text() + "\nimport no_such_module_in_any_sandbox\n")
+    drill = load_library([deck.folder]).drills[DRILL_ID]
+    with WarmGrader() as grader:
+        verdict = grader.grade(drill, GOOD)
+    assert not verdict.passed and verdict.internal
+    assert "the drill's hidden tests cannot grade: pytest stopped before" in verdict.problem
+    assert f"ImportError while loading conftest '{conftest}'" in verdict.problem
+    assert "Traceback" not in verdict.problem
+    assert deck.written() == {}

@@ -21,6 +21,7 @@ from tokdrill.grading.confine import Confinement, Lockdown
 from tokdrill.grading.inprocess import ResultCollector
 from tokdrill.grading.prepared import PreparedDrill
 from tokdrill.grading.protocol import Reporter
+from tokdrill.grading.pytest_session import PreparationError
 from tokdrill.grading.spec import test_name
 from tokdrill.grading.submission import build_module
 
@@ -64,6 +65,8 @@ def child_main(prepared: PreparedDrill, plan: ChildPlan) -> None:
             if "user_code" in reporter.sent:
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:TEXT_LIMIT]
                 reporter.send("aborted", message=detail)
+            elif isinstance(exc, PreparationError):  # a drill's tests collected in here: its words suffice
+                reporter.send("internal", message=f"the drill's hidden tests cannot grade: {exc}"[:TEXT_LIMIT])
             else:
                 reporter.send("internal", message=traceback.format_exc(limit=8)[-3000:])
         except BaseException:  # noqa: BLE001

@@ -284,7 +284,11 @@ class SandboxSession:
             return load()
 
         plugins = [self.collection, *plugins]
-        return run_main(files, self.submission, _sealed, load_after_collecting, plugins, self._vet)
+        try:
+            return run_main(files, self.submission, _sealed, load_after_collecting, plugins, self._vet)
+        except PreparationError as exc:  # named by the files' own places, not the copies'
+            text = str(exc).replace(str(copy), self._root()).replace(HIDDEN_COPY + "/", self._root() + "/")
+            raise PreparationError(text) from None
 
     def _vet(self, session: pytest.Session) -> str:
         """Why these tests cannot grade a submission: they do not collect, or a declared test is
@@ -300,11 +304,15 @@ class SandboxSession:
             return f"pytest does not collect these declared tests: {listed}"
         return ""
 
+    def _root(self) -> str:
+        """The folder holding every file (the copies keep their places below it)."""
+        return os.path.commonpath([str(Path(p).parent) for p in [*self.files, *self.conftests]])
+
     def _write(self, copy: Path) -> list[str]:
         """Write the files under ``copy`` (their text in ``linecache`` too, for tracebacks once
         the copies are gone, and parsed once for failure reports); returns the copied test files'
         paths."""
-        root = os.path.commonpath([str(Path(p).parent) for p in [*self.files, *self.conftests]])
+        root = self._root()
         written: list[str] = []
         for original, text in [*self.conftests.items(), *self.files.items()]:
             target = copy / os.path.relpath(original, root)
@@ -332,8 +340,10 @@ def run_main(
     """In the sandbox: ``pytest.main`` over ``files``, with ``seal`` and ``load`` called between
     collection (and the reference answers built at its end) and the test loop. ``vet`` says
     what is wrong with the collected tests, if anything: then nothing is loaded or run, and
-    :class:`PreparationError` is raised with its words."""
+    :class:`PreparationError` is raised with its words, as it is when pytest stops before
+    collection ends (a conftest that does not import, say)."""
     started: list[bool] = []
+    collected: list[bool] = []
     refused: list[str] = []
     interrupted: list[BaseException] = []
 
@@ -349,7 +359,8 @@ def run_main(
 
         @pytest.hookimpl(trylast=True)
         def pytest_collection_finish(self, session: pytest.Session) -> None:
-            sys.stdout = real_stdout
+            sys.stdout, sys.stderr = real_stdout, real_stderr  # from here on: the submission's output
+            collected.append(True)
             problem = vet(session) if vet is not None else ""
             if problem:
                 refused.append(problem)
@@ -364,11 +375,17 @@ def run_main(
             drop_unused_plugins(session.config, session.items)
             started.append(True)
 
-    real_stdout, sys.stdout = sys.stdout, io.StringIO()
+    real_stdout, real_stderr = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = said = io.StringIO()  # pytest's words while it collects
     try:
-        pytest.main([*session_args(files), "--tb=short"], plugins=[Gate(), *plugins])
+        code = pytest.main([*session_args(files), "--tb=short"], plugins=[Gate(), *plugins])
     finally:
-        sys.stdout = real_stdout
+        sys.stdout, sys.stderr = real_stdout, real_stderr
+    if not collected:
+        words = said.getvalue().strip()[-2000:]
+        raise PreparationError(
+            f"pytest stopped before the hidden tests were collected (exit code {int(code)})\n{words}"
+        )
     if refused:
         raise PreparationError(refused[0])
     if interrupted:
