@@ -77,17 +77,17 @@ class PreparedDrill:
     def _declare(self) -> None:
         """Tests of any other origin: read as text for the sandbox; the names are the declared ones."""
         spec = self.spec
-        texts = {path: _read_text(path) for path in hidden_files(spec)}
-        files = {p: texts[p] for p in spec.hidden_tests}
-        conftests = {p: text for p, text in texts.items() if p not in files}
         self.expected = tuple(name for name, _ in spec.declared)
-        self.session = SandboxSession(files, conftests, self.submission, self.expected)
         self.concepts = dict(spec.declared)
         if not self.expected:
             raise PreparationError(
                 f"drill {spec.id!r} does not come with tokdrill and declares no hidden tests: its tests "
                 "run only in the sandbox, so the test names must be known from its files beforehand"
             )
+        texts = {path: _read_text(path) for path in hidden_files(spec)}
+        files = {p: texts[p] for p in spec.hidden_tests}
+        conftests = {p: text for p, text in texts.items() if p not in files}
+        self.session = SandboxSession(files, conftests, self.submission, self.expected)
 
     def _cache_sources(self) -> None:
         """Keep the test and conftest sources in ``linecache``: tracebacks show them after the
