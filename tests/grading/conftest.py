@@ -19,9 +19,11 @@ GRADING_TESTS = (Path(__file__).parent, Path(__file__).parents[1] / "cli")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Python 3.12+ warns when a process with other threads forks: in grading tests (and in the
-    grading processes they start, see ``PYTHONWARNINGS`` in grading_helpers) that is an error,
-    so a fork from a threaded process fails the suite instead of risking a hung child."""
+    """Deprecation warnings are errors in grading tests (and in the grading processes they start,
+    see ``PYTHONWARNINGS`` in grading_helpers). Python 3.12's warning about forking a threaded
+    process is the exception: CPython clears it even when a filter makes it an error, so the
+    suite-wide guard in tests/conftest.py fails a test that forks beside other threads, and the
+    grader itself refuses to (:mod:`tokdrill.grading.threads`)."""
     for item in items:
         if any(folder in item.path.parents for folder in GRADING_TESTS):
             item.add_marker(pytest.mark.filterwarnings("error::DeprecationWarning"))

@@ -23,7 +23,7 @@ CONTENT = FIXTURES / "content"
 HIDDEN_TEST = CONTENT / "drills" / "hidden" / "test_tiny_pairs.py"
 PROJECT = Path(__file__).resolve().parents[2]
 ORDINARY_UID = 61423  # the unprivileged account tests drop to when they run as root
-FORK_WARNINGS = "error::DeprecationWarning"  # in grading processes: forking with threads is an error
+FORK_WARNINGS = "error::DeprecationWarning"  # in grading processes (forks beside threads: see tests/conftest.py)
 
 
 def declared(*paths: Path | str) -> dict[str, tuple[str, ...]]:
