@@ -90,8 +90,12 @@ class TiktokenEncoder:
             ids.extend(self.encode_piece(piece.encode("utf-8")))
         return ids
 
-    def decode(self, ids: list[int]) -> str:
-        """Concatenate the tokens' bytes and decode as UTF-8 (invalid sequences become U+FFFD)."""
+    def decode_bytes(self, ids: list[int]) -> bytes:
+        """The tokens' bytes, concatenated (KeyError for an id that is not in the vocabulary)."""
         if self._decoder is None:
             self._decoder = {rank: token for token, rank in self.ranks.items()}
-        return b"".join(self._decoder[i] for i in ids).decode("utf-8", errors="replace")
+        return b"".join(self._decoder[i] for i in ids)
+
+    def decode(self, ids: list[int]) -> str:
+        """Concatenate the tokens' bytes and decode as UTF-8 (invalid sequences become U+FFFD)."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
