@@ -67,6 +67,28 @@ def test_contractions_split_off_in_any_case(impl):
 
 
 @pytest.mark.concept("cl100k-contractions")
+def test_contractions_fold_case_like_tiktoken_including_the_long_s(impl):
+    check(
+        impl,
+        "it'ſ I'ſt",
+        ["it", "'ſ", " I", "'ſ", "t"],
+        "(?i:...) folds the long s U+017F to s: 'ſ is a contraction, cut off even before a letter",
+    )
+
+
+@pytest.mark.concept("cl100k-word-prefix", "whitespace-runs")
+def test_only_cr_and_lf_are_line_breaks(impl):
+    check(
+        impl,
+        "a\x0bb a\x0cb a\x85b a\u2028b",
+        ["a", "\x0bb", " a", "\x0cb", " a", "\x85b", " a", "\u2028b"],
+        "\\x0b, \\x0c, \\x85 and \\u2028 are no line breaks: like a tab, each may lead a word",
+    )
+    check(impl, ".\x85 x.\x0b", [".", "\x85", " x", ".", "\x0b"], "punctuation takes only \\r and \\n after it")
+    check(impl, "a \x85\nb", ["a", " \x85\n", "b"], "\\s*[\\r\\n]: other whitespace before a line break joins it")
+
+
+@pytest.mark.concept("cl100k-contractions")
 def test_every_listed_contraction_and_only_those(impl):
     check(impl, "I'd I'm you'LL", ["I", "'d", " I", "'m", " you", "'LL"], "'d and 'm are contractions")
     check(impl, "'stop it's", ["'s", "top", " it", "'s"], "'s is taken as a contraction even at the start of 'stop")
