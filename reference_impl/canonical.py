@@ -25,9 +25,7 @@ class CanonicalChecker(TiktokenEncoder):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as bad:
-            raise ValueError(
-                f"the tokens' bytes are not UTF-8 at byte {bad.start}, so no text encodes to them"
-            ) from None
+            raise ValueError(f"the tokens' bytes are no UTF-8 at byte {bad.start}: no text encodes to them") from None
         return self.encode(text)
 
     def first_non_canonical(self, ids: list[int]) -> int | None:

@@ -38,10 +38,7 @@ def encode_with_specials(
     found = leftmost(disallowed, 0)
     if found is not None:
         at, token = found
-        raise ValueError(
-            f"text contains the disallowed special token {token!r} at character {at}; allow it to encode "
-            "it as a special token, or pass disallowed_special=() to encode it as ordinary text"
-        )
+        raise ValueError(f"disallowed special token {token!r} in the text at character {at}")
     ids: list[int] = []
     start = 0
     while (hit := leftmost(allowed, start)) is not None:

@@ -46,7 +46,8 @@ class RecordingRng:
         elif self.taken < len(self.draws):
             value = self.draws[self.taken]
         else:
-            raise AssertionError(f"rng.random() called more than the {len(self.draws)} times expected")
+            expected = "once" if len(self.draws) == 1 else f"{len(self.draws)} times"
+            raise AssertionError(f"rng.random() called more often than the {expected} expected")
         self.taken += 1
         return value
 

@@ -89,16 +89,33 @@ def test_fallback_uses_utf8_bytes_not_the_code_point(impl):
 
 
 @pytest.mark.concept("byte-fallback")
+def test_a_missing_piece_of_several_characters_falls_back_as_a_whole(impl):
+    check_encode(
+        impl,
+        ["até", "s"],
+        [byte_id(0x61), byte_id(0x74), byte_id(0xC3), byte_id(0xA9), nid("s")],
+        "'até' is missing: all its bytes become byte pieces, though 'a', 't' and 'é' are pieces of their own",
+    )
+    check_encode(
+        impl,
+        [f"{META}cats"],
+        [byte_id(0xE2), byte_id(0x96), byte_id(0x81), *(byte_id(b) for b in b"cats")],
+        "'▁cats' is missing: its bytes (▁ is E2 96 81), not '▁cat' + 's'",
+    )
+
+
+@pytest.mark.concept("byte-fallback")
 def test_a_known_piece_is_never_split_into_bytes(impl):
     check_encode(impl, ["é", f"{META}日"], [nid("é"), nid(f"{META}日")], "'é' and '▁日' are in the vocabulary")
 
 
 @pytest.mark.concept("inputs-unchanged")
 def test_encode_does_not_modify_its_arguments(impl):
-    pieces, vocab = ["a", "☃", "t"], dict(VOCAB)
+    pieces, vocab = ["t", "☃", "a"], dict(VOCAB)
     got = impl.byte_fallback_encode(pieces, vocab)
-    assert got == [nid("a"), byte_id(0xE2), byte_id(0x98), byte_id(0x83), nid("t")], f"wrong ids: {got}"
-    assert pieces == ["a", "☃", "t"] and vocab == VOCAB, "byte_fallback_encode must not modify pieces or vocab"
+    assert got == [nid("t"), byte_id(0xE2), byte_id(0x98), byte_id(0x83), nid("a")], f"wrong ids: {got}"
+    assert pieces == ["t", "☃", "a"], f"byte_fallback_encode must not modify pieces: now {pieces}"
+    assert vocab == VOCAB, "byte_fallback_encode must not modify vocab (no byte pieces added, none removed)"
 
 
 # ---------------------------------------------------------------- decode
@@ -178,7 +195,23 @@ def test_decode_does_not_modify_its_arguments(impl):
 
 # ---------------------------------------------------------------- random round trips and sequences
 
-CHARS = ["a", "t", "e", "s", "é", "日", "☃", "ñ", "😀", "\n", " ", "Z"]
+CHARS = [
+    "a",
+    "t",
+    "e",
+    "s",
+    "é",
+    "日",
+    "☃",
+    "ñ",
+    "😀",
+    "\n",
+    " ",
+    "Z",
+    "até",
+    "s☃",
+    "日本",
+]  # no missing ▁: its bytes decode to ▁ itself
 
 
 def random_cases(ref) -> dict:

@@ -189,6 +189,18 @@ def test_stale_heap_entry_is_skipped(impl):
 
 
 @pytest.mark.concept("heap-stale-entries")
+def test_entry_whose_left_part_was_absorbed_is_skipped(impl):
+    # The two "cc" pairs at bytes 2 and 3 tie; the leftmost joins, and the queued pair that starts
+    # at byte 3 now starts inside a part: it is stale even though the part after it is unchanged.
+    ranks = {b"a": 0, b"b": 1, b"c": 2, b"cc": 3, b"bc": 4, b"cbc": 5, b"bcb": 6}
+    got = encode(impl, b"aacccbc", ranks)
+    assert got == [0, 0, 3, 5], (
+        "a queued pair whose left part has joined its own left neighbour is stale: "
+        f"expected [0, 0, 3, 5] (a, a, cc, cbc), got {got}"
+    )
+
+
+@pytest.mark.concept("heap-stale-entries")
 def test_chain_of_joins_reaches_the_whole_piece(impl):
     # After "bc" joins, the queued (c, d) is stale; (bc, d) has rank 3 and then (a, bcd) rank 5.
     ranks = toy({b"bc": 1, b"cd": 2, b"bcd": 3, b"abc": 4, b"abcd": 5})

@@ -141,10 +141,11 @@ def test_bits_per_byte_compares_models_with_different_tokenizers(impl):
 
 @pytest.mark.concept("inputs-unchanged")
 def test_arguments_are_not_modified(impl):
-    logprobs = [-1.0, -3.0]
-    got = value(impl.bits_per_byte(logprobs, "ab"), "bits_per_byte([-1.0, -3.0], 'ab')")
-    assert close(got, 4 / math.log(2) / 2), f"expected {4 / math.log(2) / 2}, got {got}"
-    assert logprobs == [-1.0, -3.0], f"bits_per_byte must not modify token_logprobs: now {logprobs}"
+    # In an order that sorting either way (by value or by size) or reversing would change.
+    logprobs = [-2.0, -3.0, -1.0]
+    got = value(impl.bits_per_byte(logprobs, "abc"), "bits_per_byte([-2.0, -3.0, -1.0], 'abc')")
+    assert close(got, 6 / math.log(2) / 3), f"expected {6 / math.log(2) / 3}, got {got}"
+    assert logprobs == [-2.0, -3.0, -1.0], f"bits_per_byte must not modify token_logprobs: now {logprobs}"
 
 
 # ---------------------------------------------------------------- real tokenizer, several languages

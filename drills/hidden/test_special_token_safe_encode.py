@@ -71,6 +71,18 @@ def test_by_default_any_special_token_in_the_text_raises(impl):
 
 
 @pytest.mark.concept("special-token-injection")
+def test_the_defaults_allow_nothing_and_disallow_every_special_token(impl):
+    recorder = Recorder()
+    with pytest.raises(ValueError):
+        impl.encode_with_specials("ALL <|endoftext|>", recorder, dict(SPECIALS))
+    got = impl.encode_with_specials("ALL clear", recorder, dict(SPECIALS))
+    assert got == codes("ALL clear"), (
+        "encode_with_specials(text, encode_ordinary, special_tokens) with the defaults "
+        f"(allowed_special=frozenset(), disallowed_special='all') encodes text with no special: got {got}"
+    )
+
+
+@pytest.mark.concept("special-token-injection")
 def test_the_error_names_the_leftmost_disallowed_token(impl):
     refuses(impl, "a <|fim_prefix|> b <|endoftext|>", frozenset(), "all", "<|fim_prefix|>", "leftmost first")
     refuses(impl, "a <|endoftext|> b <|fim_prefix|>", frozenset(), "all", "<|endoftext|>", "leftmost first")

@@ -212,6 +212,11 @@ def test_stop_string_inside_one_token(impl):
 
 
 @pytest.mark.concept("stop-strings")
+def test_the_first_of_two_occurrences_stops_the_stream(impl):
+    check(impl, [b"xENDyEND"], ["END"], ["x"], "", True, "a stop string twice in one token: the first one stops")
+
+
+@pytest.mark.concept("stop-strings")
 def test_stop_string_spanning_tokens(impl):
     check(impl, [b"a#", b"#", b"#b", b"c"], ["###"], ["a", "", "", ""], "", True, "'###' arrives over three tokens")
 

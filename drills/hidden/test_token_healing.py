@@ -28,6 +28,11 @@ VOCAB = {
 }  # fmt: skip
 
 
+def times(count: int) -> str:
+    """``"once"``, ``"twice"``, ``"3 times"``: a call count as a sentence says it."""
+    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
 class ScriptedModel:
     """Stands in for the model: returns fixed picks and records every candidate list it was given."""
 
@@ -39,7 +44,9 @@ class ScriptedModel:
         self.calls.append(list(candidates))
         if len(self.calls) > len(self.picks):
             shown = [c if len(c) <= 12 else [*c[:12], "..."] for c in self.calls]
-            raise AssertionError(f"choose() called {len(self.calls)} times, expected {len(self.picks)}: {shown}")
+            raise AssertionError(
+                f"choose() called {times(len(self.calls))}, expected {times(len(self.picks))}: {shown}"
+            )
         return self.picks[len(self.calls) - 1]
 
 
@@ -155,6 +162,14 @@ def test_heal_continues_until_the_removed_bytes_are_spelled(impl):
     expected_calls = [[0, 5, 9], [1, 10], [3, 6, 7]]
     assert calls == expected_calls, f"back=2 removes 'http:': candidates at each step {expected_calls}, got {calls}"
     assert got == [9, 10, 7], f"expected [9, 10, 7] ('ht', 'tp', '://'), got {got}"
+
+
+@pytest.mark.concept("token-healing")
+def test_back_defaults_to_one_token(impl):
+    model = ScriptedModel([7])
+    got = impl.TokenHealer(dict(VOCAB)).heal([9, 10, 3], model)
+    assert model.calls == [[3, 6, 7]], f"heal(ids, choose) removes one token by default (':'), got calls {model.calls}"
+    assert got == [9, 10, 7], f"heal([9, 10, 3], choose) with the default back=1: expected [9, 10, 7], got {got}"
 
 
 @pytest.mark.concept("token-healing")
