@@ -135,7 +135,10 @@ def test_apply_merges_matches_whole_symbols_only(impl, returns):
     ranks = {("a", "b"): 0}
     for symbols in [("ca", "b"), ("a", "bc"), ("ab", "b")]:
         got = apply(impl, returns, symbols, ranks)
-        assert got == symbols, f"apply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
+        assert got == symbols, (
+            "a word with no ranked pair (empty, one symbol, or its pairs unranked in this order) comes back "
+            f"unchanged\napply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
+        )
 
 
 @pytest.mark.concept("empty-inputs")
@@ -147,7 +150,10 @@ def test_apply_merges_without_applicable_ranks_returns_input(impl, returns):
         (("b", "a"), {("a", "b"): 0}),
     ]:
         got = apply(impl, returns, symbols, ranks)
-        assert got == symbols, f"apply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
+        assert got == symbols, (
+            "a word with no ranked pair (empty, one symbol, or its pairs unranked in this order) comes back "
+            f"unchanged\napply_merges({symbols}, {ranks}): expected {symbols}, got {got}"
+        )
 
 
 @pytest.mark.concept("inputs-unchanged")

@@ -91,7 +91,9 @@ def test_count_pairs_counts_every_occurrence_inside_a_word(impl, returns):
 def test_count_pairs_of_empty_input_and_one_symbol_words_is_empty(impl, returns):
     for word_freqs in ({}, {("x",): 4}, {("low</w>",): 1}):
         got = counted(impl, returns, word_freqs)
-        assert got == {}, f"count_pairs({word_freqs}): expected {{}}, got {got}"
+        assert got == {}, (
+            f"no word has two symbols, so there is no pair: count_pairs({word_freqs}): expected {{}}, got {got}"
+        )
 
 
 COUNT_PAIRS_SEED = 101
@@ -158,7 +160,10 @@ def test_merge_pair_matches_whole_symbols_only(impl, returns):
 def test_merge_pair_without_occurrence_returns_symbols_unchanged(impl, returns):
     for symbols in [(), ("a",), ("b", "a"), ("a", "c", "b")]:
         got = merged(impl, returns, symbols, ("a", "b"))
-        assert got == symbols, f"merge_pair({symbols}, ('a', 'b')): expected {symbols}, got {got}"
+        assert got == symbols, (
+            f"a word without the pair (in this order) comes back unchanged: merge_pair({symbols}, ('a', 'b')): "
+            f"expected {symbols}, got {got}"
+        )
 
 
 MERGE_PAIR_SEED = 202
@@ -254,7 +259,9 @@ def test_learn_merges_never_joins_a_symbol_that_only_contains_the_pair(impl, ret
 def test_learn_merges_with_nothing_to_merge_returns_no_merges(impl, returns):
     for word_freqs, num in [({}, 5), ({("a",): 3, ("b</w>",): 1}, 5), ({("a", "b"): 1}, 0)]:
         got = learned(impl, returns, word_freqs, num)
-        assert got == [], f"learn_merges({word_freqs}, {num}): expected [], got {got}"
+        assert got == [], (
+            f"nothing to merge, or no merges asked for: learn_merges({word_freqs}, {num}): expected [], got {got}"
+        )
 
 
 @pytest.mark.concept("merge-budget")
@@ -262,7 +269,10 @@ def test_learn_merges_returns_exactly_num_merges_when_pairs_remain(impl, returns
     word_freqs = {tuple("abcdefgh"): 1}
     for num in (1, 3, 7):
         got = learned(impl, returns, dict(word_freqs), num)
-        assert len(got) == num, f"learn_merges(<one 8-letter word>, {num}): expected {num} merges, got {got}"
+        assert len(got) == num, (
+            f"while pairs remain, exactly num_merges merges: learn_merges(<one 8-letter word>, {num}): "
+            f"expected {num} merges, got {got}"
+        )
 
 
 @pytest.mark.concept("inputs-unchanged")
