@@ -221,7 +221,7 @@ def test_matches_reference_with_the_same_seed(impl, returns, reference_cases):
         symbols, ranks, p = want["symbols"], want["ranks"], want["p"]
         rng = RecordingRng(seed=case)
         got = dropout(impl, returns, symbols, dict(ranks), p, rng)
-        where = f"random case {case} (seed {REFERENCE_SEED}): apply_merges_dropout({symbols}, {ranks}, {p}, random.Random({case}))"
+        where = f"same seed, same draws and merges as the reference (one draw per candidate per step, lowest surviving rank merged): random case {case} (seed {REFERENCE_SEED}): apply_merges_dropout({symbols}, {ranks}, {p}, random.Random({case}))"
         assert got == want["result"], f"{where}:\nexpected {want['result']}\ngot      {got}"
         assert rng.taken == want["draws"], f"{where}: expected {want['draws']} draws of rng.random(), got {rng.taken}"
 

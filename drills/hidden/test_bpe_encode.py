@@ -201,7 +201,7 @@ def test_apply_merges_matches_reference_on_random_trained_tables(impl, returns, 
         for symbols, expected in words:
             got = apply(impl, returns, symbols, dict(ranks))
             assert got == expected, (
-                f"random case {case} (seed {APPLY_MERGES_SEED}), apply_merges({symbols}, {ranks}):\n"
+                f"lowest rank first, again and again, until no ranked pair is left: random case {case} (seed {APPLY_MERGES_SEED}), apply_merges({symbols}, {ranks}):\n"
                 f"expected {expected}\ngot      {got}"
             )
 
@@ -378,7 +378,7 @@ def test_train_and_tokenize_match_reference_on_random_corpora(impl, returns, ref
     for case, want in enumerate(reference_cases(train_and_tokenize_cases)):
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
         got = trained(impl, corpus, vocab_size)
-        where = f"random case {case} (seed {TRAIN_AND_TOKENIZE_SEED}), train({corpus!r}, {vocab_size})"
+        where = f"train learns the reference's merges and vocabulary; tokenize applies them in rank order: random case {case} (seed {TRAIN_AND_TOKENIZE_SEED}), train({corpus!r}, {vocab_size})"
         merges = merges_of(got, returns, where)
         assert merges == want["merges"], f"{where}: expected merges {want['merges']}, got {merges}"
         assert got.ranks == want["ranks"], f"{where}: expected ranks {want['ranks']}, got {got.ranks}"

@@ -135,7 +135,7 @@ def test_pipeline_matches_reference_on_random_corpora(impl, returns, reference_c
     for case, want in enumerate(reference_cases(pipeline_cases)):
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
         got = trained(impl, corpus, vocab_size)
-        where = f"random case {case} (seed {PIPELINE_SEED}), train({corpus!r}, {vocab_size}), text {text!r}"
+        where = f"counts, ties to the larger pair, rank-order encoding, the unknown id and decode agree with the reference: random case {case} (seed {PIPELINE_SEED}), train({corpus!r}, {vocab_size}), text {text!r}"
         ids = encoded(got, returns, text)
         got_pieces = [got.inv_vocab[i] for i in ids]
         assert got_pieces == want["pieces"], f"{where}: expected pieces {want['pieces']}, got {got_pieces}"

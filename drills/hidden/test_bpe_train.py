@@ -113,7 +113,7 @@ def test_count_pairs_matches_reference_on_random_words(impl, returns, reference_
     for case, (word_freqs, expected) in enumerate(reference_cases(count_pairs_cases)):
         got = counted(impl, returns, dict(word_freqs))
         assert got == expected, (
-            f"random case {case} (seed {COUNT_PAIRS_SEED}), count_pairs({word_freqs}):\nexpected {expected}\ngot      {got}"
+            f"each occurrence of a pair adds its word's frequency: random case {case} (seed {COUNT_PAIRS_SEED}), count_pairs({word_freqs}):\nexpected {expected}\ngot      {got}"
         )
 
 
@@ -188,7 +188,7 @@ def test_merge_pair_matches_reference_on_random_symbols(impl, returns, reference
     for case, (symbols, pair, expected) in enumerate(reference_cases(merge_pair_cases)):
         got = merged(impl, returns, symbols, pair)
         assert got == expected, (
-            f"random case {case} (seed {MERGE_PAIR_SEED}), merge_pair({symbols}, {pair}): expected {expected}, got {got}"
+            f"every occurrence joined, left to right, no overlaps, whole symbols only: random case {case} (seed {MERGE_PAIR_SEED}), merge_pair({symbols}, {pair}): expected {expected}, got {got}"
         )
 
 
@@ -310,7 +310,7 @@ def test_learn_merges_matches_reference_on_random_corpora(impl, returns, referen
     for case, (word_freqs, num, expected) in enumerate(reference_cases(learn_merges_cases)):
         got = learned(impl, returns, dict(word_freqs), num)
         assert got == expected, (
-            f"random case {case} (seed {LEARN_MERGES_SEED}), learn_merges({word_freqs}, {num}):\n"
+            f"each round recounts and merges the largest count, ties to the larger pair: random case {case} (seed {LEARN_MERGES_SEED}), learn_merges({word_freqs}, {num}):\n"
             f"expected {expected}\ngot      {got}"
         )
 

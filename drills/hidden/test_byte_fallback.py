@@ -240,7 +240,7 @@ def test_random_pieces_encode_like_the_reference(impl, reference_cases):
     for number, (pieces, expected) in enumerate(data["encodes"]):
         got = encode(impl, pieces)
         assert got == expected, (
-            f"random case {number} (seed {data['seed']}): byte_fallback_encode({pieces})\nexpected {expected}\ngot      {got}"
+            f"known pieces by id, a missing piece as the byte pieces of its UTF-8 bytes: random case {number} (seed {data['seed']}): byte_fallback_encode({pieces})\nexpected {expected}\ngot      {got}"
         )
 
 
@@ -250,7 +250,7 @@ def test_random_ids_decode_like_the_reference(impl, reference_cases):
     for number, (ids, expected) in enumerate(data["decodes"]):
         got = decode(impl, ids)
         assert got == expected, (
-            f"random case {number} (seed {data['seed']}): byte_fallback_decode({ids}) (pieces {shown(ids)})\n"
+            f"byte runs decoded together (one U+FFFD per bad byte), ▁ as a space, the first one dropped: random case {number} (seed {data['seed']}): byte_fallback_decode({ids}) (pieces {shown(ids)})\n"
             f"expected {expected!r}\ngot      {got!r}"
         )
 
@@ -261,4 +261,6 @@ def test_decoding_the_encoding_gives_the_text_back(impl, reference_cases):
         text = "".join(pieces).replace(META, " ")
         text = text[1:] if pieces and pieces[0].startswith(META) else text
         got = decode(impl, encode(impl, pieces))
-        assert got == text, f"round trip {number}: pieces {pieces}\nexpected {text!r}\ngot      {got!r}"
+        assert got == text, (
+            f"decoding the encoding gives the text back: round trip {number}: pieces {pieces}\nexpected {text!r}\ngot      {got!r}"
+        )

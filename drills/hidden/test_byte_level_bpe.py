@@ -156,7 +156,9 @@ def test_round_trip_of_random_code_points(impl, returns):
         ranges = [(0, 0x7F), (0x80, 0x7FF), (0x800, 0xD7FF), (0xE000, 0x10FFFF)]
         text = "".join(chr(rng.randint(*rng.choice(ranges))) for _ in range(rng.randint(0, 12)))
         got = decoded(tok, returns, tok.encode(text))
-        assert got == text, f"random case {case} (seed {CODE_POINTS_SEED}): decode(encode({text!r})) gave {got!r}"
+        assert got == text, (
+            f"every string round-trips through the byte-level encoder: random case {case} (seed {CODE_POINTS_SEED}): decode(encode({text!r})) gave {got!r}"
+        )
 
 
 @pytest.mark.concept("utf8-boundaries")
@@ -199,7 +201,7 @@ def test_matches_reference_on_random_corpora(impl, returns, reference_cases):
     for case, want in enumerate(reference_cases(random_corpus_cases)):
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
         got = trained(impl, corpus, vocab_size)
-        where = f"random case {case} (seed {RANDOM_CORPORA_SEED}), train({corpus!r}, {vocab_size})"
+        where = f"byte b has id b, merges never cross chunks, as the reference learns and encodes: random case {case} (seed {RANDOM_CORPORA_SEED}), train({corpus!r}, {vocab_size})"
         merges = merges_of(got, returns, where)
         assert merges == want["merges"], f"{where}: expected merges {want['merges']}, got {merges}"
         ids = encoded(got, returns, text)

@@ -232,7 +232,7 @@ def test_random_texts_match_tiktoken(impl, reference_cases):
     for number, (text, expected) in enumerate(data["cases"]):
         got = split(impl, text)
         assert got == expected, (
-            f"random text {number} (seed {data['seed']}): cl100k_pretokenize({text!r})\n"
+            f"the pieces equal tiktoken's cl100k_base split (rules 1-8 of the prompt): random text {number} (seed {data['seed']}): cl100k_pretokenize({text!r})\n"
             f"expected {expected}\ngot      {got}"
         )
 

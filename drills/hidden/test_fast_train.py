@@ -165,7 +165,7 @@ def test_random_corpora_match_the_plain_loop(impl, reference_cases):
     for number, (word_freqs, num_merges, expected) in enumerate(data["cases"]):
         got = learn(impl, word_freqs, num_merges)
         assert got == expected, (
-            f"random corpus {number} (seed {data['seed']}): learn_merges_fast({word_freqs}, {num_merges})\n"
+            f"the merges equal the plain loop's (largest count, ties to the larger pair): random corpus {number} (seed {data['seed']}): learn_merges_fast({word_freqs}, {num_merges})\n"
             f"expected {expected}\ngot      {got}"
         )
 

@@ -229,7 +229,7 @@ def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases
     for number, (piece, ranks, expected) in enumerate(data["cases"]):
         got = encode(impl, piece, dict(ranks))
         assert got == expected, (
-            f"random case {number} (seed {data['seed']}): heap_encode_piece({piece!r}, {ranks!r})\n"
+            f"the plain algorithm's ids: lowest rank first, leftmost on a tie, one join at a time: random case {number} (seed {data['seed']}): heap_encode_piece({piece!r}, {ranks!r})\n"
             f"expected {expected}\ngot      {got}"
         )
 
@@ -256,7 +256,7 @@ def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases, c
     for number, (piece, expected) in enumerate(data["cases"]):
         got = encode(impl, piece, ranks)
         assert got == expected, (
-            f"random case {number} (seed {data['seed']}): heap_encode_piece({piece!r}, cl100k ranks)\n"
+            f"the plain algorithm's ids: lowest rank first, leftmost on a tie, one join at a time: random case {number} (seed {data['seed']}): heap_encode_piece({piece!r}, cl100k ranks)\n"
             f"expected {expected}\ngot      {got}"
         )
 

@@ -203,5 +203,5 @@ def test_random_bits_per_byte_match_the_reference(impl, reference_cases):
     for number, (text, logprobs, expected) in enumerate(data["cases"]):
         got = value(impl.bits_per_byte(list(logprobs), text), f"bits_per_byte(case {number})")
         assert close(got, expected), (
-            f"random case {number} (seed {data['seed']}): bits_per_byte({logprobs}, {text!r}): expected {expected}, got {got}"
+            f"total negative log-likelihood in bits over the UTF-8 bytes: random case {number} (seed {data['seed']}): bits_per_byte({logprobs}, {text!r}): expected {expected}, got {got}"
         )

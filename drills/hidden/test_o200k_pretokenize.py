@@ -198,6 +198,6 @@ def test_random_texts_match_tiktoken(impl, reference_cases):
     for number, (text, expected) in enumerate(data["cases"]):
         got = split(impl, text)
         assert got == expected, (
-            f"random text {number} (seed {data['seed']}), o200k_base pieces: o200k_pretokenize({text!r})\n"
+            f"the pieces equal tiktoken's o200k_base split (rules 1-7 of the prompt): random text {number} (seed {data['seed']}): o200k_pretokenize({text!r})\n"
             f"expected {expected}\ngot      {got}"
         )

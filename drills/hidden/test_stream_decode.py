@@ -339,7 +339,7 @@ def test_random_streams_match_the_reference(impl, reference_cases):
     for number, (tokens, stop, expected) in enumerate(data["cases"]):
         got = stream(impl, tokens, stop)
         assert got == expected, (
-            f"random stream {number} (seed {data['seed']}): tokens {tokens}, stop strings {stop}\n"
+            f"complete characters at once, held back only an incomplete tail or a possible start of a stop string: random stream {number} (seed {data['seed']}): tokens {tokens}, stop strings {stop}\n"
             f"expected pushes {expected[0]}, finish {expected[1]!r}, stopped {expected[2]}\n"
             f"got      pushes {got[0]}, finish {got[1]!r}, stopped {got[2]}"
         )

@@ -148,7 +148,7 @@ def test_cl100k_encode_piece_matches_reference_on_random_bytes(cl100k, returns, 
     for case, (piece, expected) in enumerate(reference_cases(cl100k_piece_cases)):
         got = piece_ids(cl100k, returns, piece)
         assert got == expected, (
-            f"random case {case} (seed {RANDOM_PIECES_SEED}), cl100k_base encode_piece({piece!r}): expected {expected}, got {got}"
+            f"lowest rank first, leftmost on a tie, one join at a time: random case {case} (seed {RANDOM_PIECES_SEED}), cl100k_base encode_piece({piece!r}): expected {expected}, got {got}"
         )
 
 

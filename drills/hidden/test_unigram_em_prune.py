@@ -171,7 +171,11 @@ def em_step_cases(ref) -> list[tuple[dict[str, int], dict[str, float], dict[str,
 def test_em_step_matches_the_reference_on_random_inputs(impl, returns, reference_cases):
     for case, (words, lp, expected) in enumerate(reference_cases(em_step_cases)):
         got = em_step(impl, returns, dict(words), dict(lp))
-        assert_close_dicts(got, expected, f"random case {case} (seed {EM_SEED}), unigram_em_step({words}, {lp})")
+        assert_close_dicts(
+            got,
+            expected,
+            f"hard EM: Viterbi counts weighted by frequency, a floor of 1 for unused single characters, normalised: random case {case} (seed {EM_SEED}), unigram_em_step({words}, {lp})",
+        )
 
 
 # Pruning. Losses here: ab and cd are needed (positive loss), xy and abc are never used (zero).
@@ -286,7 +290,7 @@ def prune_cases(ref) -> list[dict[str, object]]:
 def test_prune_keeps_the_highest_loss_pieces_on_random_inputs(impl, returns, reference_cases):
     for case, want in enumerate(reference_cases(prune_cases)):
         words, lp, keep, loss = want["words"], want["lp"], want["keep"], want["loss"]
-        where = f"random case {case} (seed {PRUNE_SEED}), unigram_prune({words}, {lp}, {keep})"
+        where = f"keep the multi-character pieces of largest likelihood loss, and every single character: random case {case} (seed {PRUNE_SEED}), unigram_prune({words}, {lp}, {keep})"
         got = prune(impl, returns, dict(words), dict(lp), keep)
         changed = {p: (lp.get(p), v) for p, v in got.items() if lp.get(p) != v}
         assert not changed, f"{where}: kept pieces must keep their log-probs (piece: (expected, got)): {changed}"
@@ -319,7 +323,7 @@ def test_every_word_stays_segmentable_after_em_steps_and_pruning(impl, returns):
         words = _random_words(rng, alphabet)
         lp = _random_log_probs(rng, alphabet, words)
         probes = ["".join(reversed(w)) for w in words] + list(alphabet)
-        where = f"random case {case} (seed {SEGMENTABLE_SEED}), words {words}, starting log_probs {lp}"
+        where = f"every word stays segmentable after EM steps and pruning: random case {case} (seed {SEGMENTABLE_SEED}), words {words}, starting log_probs {lp}"
         for step in range(3):
             lp = em_step(impl, returns, dict(words), lp)
             lost = [w for w in [*words, *probes] if not segmentable(w, set(lp))]

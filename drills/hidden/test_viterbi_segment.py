@@ -217,7 +217,7 @@ def test_random_vocabularies_match_brute_force_enumeration(impl, returns, refere
                 check_optimal(impl, returns, word, dict(lp), best)
             except AssertionError as failure:
                 raise AssertionError(
-                    f"random case {case} (seed {BRUTE_FORCE_SEED}), viterbi_segment({word!r}, {lp}): {failure}"
+                    f"the best total log-probability over every segmentation: random case {case} (seed {BRUTE_FORCE_SEED}), viterbi_segment({word!r}, {lp}): {failure}"
                 ) from None
 
 
@@ -252,7 +252,7 @@ def reference_score_cases(ref) -> list[tuple[dict[str, float], list[tuple[str, l
 def test_random_words_score_like_the_reference(impl, returns, reference_cases):
     for case, (lp, words) in enumerate(reference_cases(reference_score_cases)):
         for word, want_pieces, want in words:
-            where = f"random case {case} (seed {REFERENCE_SCORE_SEED}), viterbi_segment({word!r}, {lp})"
+            where = f"the best total log-probability over every segmentation: random case {case} (seed {REFERENCE_SCORE_SEED}), viterbi_segment({word!r}, {lp})"
             got_pieces, got = segment(impl, returns, word, dict(lp))
             if want == -math.inf:
                 assert got_pieces == [] and got == -math.inf, (

@@ -233,7 +233,7 @@ def test_random_vocabularies_match_the_definition_and_the_reference(impl, return
         for word, expected in words:
             got = pieces_of(tok, returns, word)
             assert got == expected, (
-                f"random case {case} (seed {RANDOM_VOCABULARY_SEED}), vocab {tokens}, tokenize_word({word!r}): "
+                f"greedy longest match from the left, prefix on continuations, the whole word unknown when stuck: random case {case} (seed {RANDOM_VOCABULARY_SEED}), vocab {tokens}, tokenize_word({word!r}): "
                 f"expected {expected}, got {got}"
             )
 

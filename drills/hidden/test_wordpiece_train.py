@@ -307,7 +307,7 @@ def random_corpus_cases(ref) -> list[dict[str, object]]:
 def test_random_corpora_match_the_reference(impl, returns, reference_cases):
     for case, want in enumerate(reference_cases(random_corpus_cases)):
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
-        where = f"random case {case} (seed {RANDOM_CORPORA_SEED}), train({corpus!r}, {vocab_size})"
+        where = f"merge by count(ab) / (count(a) count(b)), ties to the larger pair, as the reference: random case {case} (seed {RANDOM_CORPORA_SEED}), train({corpus!r}, {vocab_size})"
         tok = trained(impl, corpus, vocab_size)
         want_order = [t for t, _ in sorted(want["vocab"].items(), key=lambda item: item[1])]
         got_order = tokens_in_id_order(tok)
