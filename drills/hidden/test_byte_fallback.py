@@ -164,6 +164,7 @@ def test_each_invalid_byte_becomes_one_replacement_character(impl):
         "three bytes of a four-byte character, then 'A'",
     )
     check_decode(impl, [byte_id(0xFF)], "\ufffd", "0xFF is never UTF-8")
+    check_decode(impl, [byte_id(0x80)], "\ufffd", "a lone continuation byte 80 is one U+FFFD")
 
 
 @pytest.mark.concept("byte-run-decoding")

@@ -189,6 +189,26 @@ def test_the_longer_of_two_tokens_at_one_place_wins(impl):
     )
 
 
+# Several tables of two tokens each: a set's order differs from table to table, so an encoder
+# whose choice depends on the order in which it tries the tokens fails on some of them.
+TABLES = [(f"<|t{k}|>", f"<|t{k}|>call", f"<|much_longer_token_{k}|>") for k in range(12)]
+
+
+@pytest.mark.concept("special-token-injection")
+def test_the_leftmost_token_wins_whatever_the_order_of_the_table(impl):
+    for short, longer, later in TABLES:
+        table = {short: 1, longer: 2, later: 3}
+        for text, expected, rule in [
+            (f"a{short}b{later}", [ord("a"), 1, ord("b"), 3], "the leftmost token wins over a longer one further on"),
+            (f"{longer}{short}", [2, 1], "of two tokens starting at one place, the longer wins"),
+        ]:
+            recorder = Recorder()
+            got = impl.encode_with_specials(text, recorder, dict(table), "all", "all")
+            assert got == expected, (
+                f"{rule}, with specials {table}\nencode_with_specials({text!r}, allowed_special='all')\nexpected {expected}\ngot      {got}"
+            )
+
+
 @pytest.mark.concept("special-token-injection")
 def test_the_search_resumes_after_each_token(impl):
     check(
