@@ -84,7 +84,9 @@ def test_dropped_candidate_lets_the_next_rank_merge(impl, returns):
     rng = RecordingRng([0.05, 0.9])  # step 1: (a, b) dropped (0.05 < 0.1), (b, c) kept; step 2: no candidates
     got = dropout(impl, returns, ("a", "b", "c"), {("a", "b"): 0, ("b", "c"): 1}, 0.1, rng)
     assert got == ("a", "bc"), f"draws [0.05, 0.9] at p=0.1: expected ('a', 'bc'), got {got}"
-    assert rng.taken == 2, f"expected 2 draws (one per candidate), got {rng.taken}"
+    assert rng.taken == 2, (
+        f"dropped candidate lets the next rank merge: expected 2 draws (one per candidate), got {rng.taken}"
+    )
 
 
 @pytest.mark.concept("dropout-draws")
@@ -101,7 +103,7 @@ def test_stops_when_every_candidate_is_dropped(impl, returns):
     assert got == ("a", "b", "c"), (
         f"draws [0.01, 0.02] at p=0.5 drop both candidates: expected ('a', 'b', 'c'), got {got}"
     )
-    assert rng.taken == 2, f"expected 2 draws, got {rng.taken}"
+    assert rng.taken == 2, f"stops when every candidate is dropped: expected 2 draws, got {rng.taken}"
 
 
 @pytest.mark.concept("dropout-draws")
@@ -112,7 +114,9 @@ def test_one_draw_per_candidate_per_step_in_left_to_right_order(impl, returns):
     rng = RecordingRng([0.9, 0.9, 0.05, 0.9, 0.9])
     got = dropout(impl, returns, ("a", "b", "a", "b"), {("a", "b"): 0, ("b", "a"): 1}, 0.1, rng)
     assert got == ("ab", "ab"), f"draws [0.9, 0.9, 0.05, 0.9] at p=0.1: expected ('ab', 'ab'), got {got}"
-    assert rng.taken == 4, f"expected 4 draws (3 candidates, then 1), got {rng.taken}"
+    assert rng.taken == 4, (
+        f"one draw per candidate per step in left to right order: expected 4 draws (3 candidates, then 1), got {rng.taken}"
+    )
 
 
 # (a, b, c, d) with these ranks: step 1 has 3 candidates (a,b) (b,c) (c,d); (a,b) merges; step 2

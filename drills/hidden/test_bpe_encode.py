@@ -213,9 +213,13 @@ def test_apply_merges_matches_reference_on_random_trained_tables(impl, returns, 
 def test_train_learns_the_sennrich_merges_and_ranks(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, len(SENNRICH_ALPHABET) + 6)
     got = merges_of(tok, returns, "Sennrich corpus")
-    assert got == SENNRICH_MERGES[:6], f"expected merges {SENNRICH_MERGES[:6]}, got {got}"
+    assert got == SENNRICH_MERGES[:6], (
+        f"train learns the sennrich merges and ranks: expected merges {SENNRICH_MERGES[:6]}, got {got}"
+    )
     expected_ranks = {pair: r for r, pair in enumerate(SENNRICH_MERGES[:6])}
-    assert tok.ranks == expected_ranks, f"expected ranks {expected_ranks}, got {tok.ranks}"
+    assert tok.ranks == expected_ranks, (
+        f"train learns the sennrich merges and ranks: expected ranks {expected_ranks}, got {tok.ranks}"
+    )
 
 
 @pytest.mark.concept("vocab-id-layout")
@@ -224,18 +228,24 @@ def test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges(i
     tokens = [*SENNRICH_ALPHABET, "st</w>", "est</w>", "lo"]
     expected = {t: i for i, t in enumerate(tokens)}
     got = vocab_of(tok, returns, "Sennrich corpus")
-    assert got == expected, f"expected vocab {expected}\ngot {got}"
+    assert got == expected, (
+        f"train vocab is unk then characters then marked characters then merges: expected vocab {expected}\ngot {got}"
+    )
     expected_inv = {i: t for t, i in expected.items()}
-    assert tok.inv_vocab == expected_inv, f"expected inv_vocab {expected_inv}\ngot {tok.inv_vocab}"
+    assert tok.inv_vocab == expected_inv, (
+        f"train vocab is unk then characters then marked characters then merges: expected inv_vocab {expected_inv}\ngot {tok.inv_vocab}"
+    )
 
 
 @pytest.mark.concept("merge-budget")
 def test_train_with_vocab_size_below_alphabet_learns_no_merges(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 5)
     got = merges_of(tok, returns, "train(<Sennrich corpus>, 5)")
-    assert got == [], f"expected no merges, got {got}"
+    assert got == [], f"train with vocab size below alphabet learns no merges: expected no merges, got {got}"
     vocab = vocab_of(tok, returns, "train(<Sennrich corpus>, 5)")
-    assert sorted(vocab) == sorted(SENNRICH_ALPHABET), f"expected the alphabet {SENNRICH_ALPHABET}, got {sorted(vocab)}"
+    assert sorted(vocab) == sorted(SENNRICH_ALPHABET), (
+        f"train with vocab size below alphabet learns no merges: expected the alphabet {SENNRICH_ALPHABET}, got {sorted(vocab)}"
+    )
 
 
 MESSY_CORPUS = "low\tlow\n\nlow  low low\r\nlower lower newest newest newest newest newest newest"
@@ -263,16 +273,20 @@ def test_train_splits_the_corpus_on_any_whitespace(impl, returns):
 def test_train_on_empty_corpus_keeps_only_the_unknown_token(impl, returns):
     tok = trained(impl, "", 10)
     got = merges_of(tok, returns, "train('', 10)")
-    assert got == [], f"expected no merges, got {got}"
+    assert got == [], f"train on empty corpus keeps only the unknown token: expected no merges, got {got}"
     vocab = vocab_of(tok, returns, "train('', 10)")
-    assert vocab == {"<unk>": 0}, f"expected {{'<unk>': 0}}, got {vocab}"
+    assert vocab == {"<unk>": 0}, (
+        f"train on empty corpus keeps only the unknown token: expected {{'<unk>': 0}}, got {vocab}"
+    )
 
 
 @pytest.mark.concept("merge-budget")
 def test_train_stops_when_every_word_is_one_symbol(impl, returns):
     tok = trained(impl, "ab ab cd", 1000)
     got = merges_of(tok, returns, "train('ab ab cd', 1000)")
-    assert got == [("a", "b</w>"), ("c", "d</w>")], f"expected [('a', 'b</w>'), ('c', 'd</w>')], got {got}"
+    assert got == [("a", "b</w>"), ("c", "d</w>")], (
+        f"train stops when every word is one symbol: expected [('a', 'b</w>'), ('c', 'd</w>')], got {got}"
+    )
 
 
 @pytest.mark.concept("vocab-id-layout")
@@ -313,7 +327,9 @@ def test_a_merge_that_spells_an_existing_token_keeps_its_first_id(impl, returns)
 def test_tokenize_puts_the_marker_on_the_last_character(impl, returns):
     tok = trained(impl, "", 10)
     got = pieces_of(tok, returns, "low a")
-    assert got == ["l", "o", "w</w>", "a</w>"], f"expected ['l', 'o', 'w</w>', 'a</w>'], got {got}"
+    assert got == ["l", "o", "w</w>", "a</w>"], (
+        f"tokenize puts the marker on the last character: expected ['l', 'o', 'w</w>', 'a</w>'], got {got}"
+    )
 
 
 @pytest.mark.concept("end-of-word-marker")
@@ -328,7 +344,7 @@ def test_tokenize_segments_unseen_words_with_learned_pieces(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
     got = pieces_of(tok, returns, "lowest newest  slow\nwidest")
     expected = ["lo", "west</w>", "newest</w>", "s", "low</w>", "widest</w>"]
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"tokenize segments unseen words with learned pieces: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("empty-inputs")
@@ -343,7 +359,9 @@ def test_tokenize_single_character_words_and_empty_text(impl, returns):
 def test_tokenize_keeps_characters_never_seen_in_training(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
     got = pieces_of(tok, returns, "zlow")
-    assert got == ["z", "low</w>"], f"expected ['z', 'low</w>'], got {got}"
+    assert got == ["z", "low</w>"], (
+        f"tokenize keeps characters never seen in training: expected ['z', 'low</w>'], got {got}"
+    )
 
 
 TRAIN_AND_TOKENIZE_SEED = 505

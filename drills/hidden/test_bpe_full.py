@@ -41,7 +41,9 @@ def test_encode_gives_the_vocab_id_of_each_piece(impl, returns):
     ids = encoded(tok, returns, text)
     pieces = tok.tokenize(text)
     expected = [tok.vocab[p] for p in pieces]
-    assert ids == expected, f"expected ids {expected} for pieces {pieces}, got {ids}"
+    assert ids == expected, (
+        f"encode gives the vocab id of each piece: expected ids {expected} for pieces {pieces}, got {ids}"
+    )
 
 
 @pytest.mark.concept("vocab-id-layout")
@@ -57,15 +59,17 @@ def test_encode_maps_unseen_characters_to_the_unknown_id(impl, returns):
     unk = tok.vocab["<unk>"]
     got = encoded(tok, returns, "zlow q")
     expected = [unk, tok.vocab["low</w>"], unk]
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"encode maps unseen characters to the unknown id: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("unknown-token")
 def test_encode_uses_a_custom_unknown_token(impl, returns):
     tok = trained(impl, "ab", 5, unk_token="[?]")
-    assert "[?]" in tok.vocab, f"expected '[?]' in the vocabulary, got {sorted(tok.vocab)}"
+    assert "[?]" in tok.vocab, (
+        f"encode uses a custom unknown token: expected '[?]' in the vocabulary, got {sorted(tok.vocab)}"
+    )
     got = encoded(tok, returns, "x")
-    assert got == [tok.vocab["[?]"]], f"expected [{tok.vocab['[?]']}], got {got}"
+    assert got == [tok.vocab["[?]"]], f"encode uses a custom unknown token: expected [{tok.vocab['[?]']}], got {got}"
 
 
 @pytest.mark.concept("round-trip")
@@ -148,7 +152,9 @@ def test_pipeline_matches_reference_on_random_corpora(impl, returns, reference_c
 def test_a_new_tokenizer_has_empty_tables(impl):
     tok = impl.BPETokenizer()
     got = (tok.merges, tok.ranks, tok.vocab, tok.inv_vocab)
-    assert got == ([], {}, {}, {}), f"expected empty merges, ranks, vocab, inv_vocab before train, got {got}"
+    assert got == ([], {}, {}, {}), (
+        f"a new tokenizer has empty tables: expected empty merges, ranks, vocab, inv_vocab before train, got {got}"
+    )
 
 
 # Differential cases: built once per session with reference_impl (see conftest.py).

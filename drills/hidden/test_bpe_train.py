@@ -77,14 +77,14 @@ def test_return_types_are_the_documented_ones(impl, returns):
 def test_count_pairs_weights_each_pair_by_word_frequency(impl, returns):
     got = counted(impl, returns, {("l", "o", "w</w>"): 5, ("l", "o", "w", "e", "r</w>"): 2})
     expected = {("l", "o"): 7, ("o", "w</w>"): 5, ("o", "w"): 2, ("w", "e"): 2, ("e", "r</w>"): 2}
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"count pairs weights each pair by word frequency: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("frequency-weighted-counts")
 def test_count_pairs_counts_every_occurrence_inside_a_word(impl, returns):
     got = counted(impl, returns, {("a", "a", "a"): 3, ("x", "y", "x", "y"): 2})
     expected = {("a", "a"): 6, ("x", "y"): 4, ("y", "x"): 2}
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"count pairs counts every occurrence inside a word: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("empty-inputs")
@@ -198,13 +198,17 @@ def test_merge_pair_matches_reference_on_random_symbols(impl, returns, reference
 @pytest.mark.concept("frequency-weighted-counts", "tie-break")
 def test_learn_merges_sennrich_example_with_marker_on_last_character(impl, returns):
     got = learned(impl, returns, dict(SENNRICH), 4)
-    assert got == SENNRICH_MERGES[:4], f"expected {SENNRICH_MERGES[:4]}, got {got}"
+    assert got == SENNRICH_MERGES[:4], (
+        f"learn merges sennrich example with marker on last character: expected {SENNRICH_MERGES[:4]}, got {got}"
+    )
 
 
 @pytest.mark.concept("merge-budget")
 def test_learn_merges_sennrich_example_runs_until_pairs_are_exhausted(impl, returns):
     got = learned(impl, returns, dict(SENNRICH), 100)
-    assert got == SENNRICH_MERGES, f"expected {len(SENNRICH_MERGES)} merges {SENNRICH_MERGES}, got {len(got)}: {got}"
+    assert got == SENNRICH_MERGES, (
+        f"learn merges sennrich example runs until pairs are exhausted: expected {len(SENNRICH_MERGES)} merges {SENNRICH_MERGES}, got {len(got)}: {got}"
+    )
 
 
 @pytest.mark.concept("tie-break")
@@ -321,7 +325,9 @@ def test_learn_merges_keeps_word_frequencies_after_a_merge(impl, returns):
     # during rewriting (each word +1, say) would make it 4 vs 4, a tie the larger (e, f) wins.
     word_freqs = {("a", "b"): 5, ("c", "d"): 3, ("e", "f"): 1, ("g", "e", "f"): 1}
     got = learned(impl, returns, word_freqs, 3)
-    assert got == [("a", "b"), ("c", "d"), ("e", "f")], f"expected [(a, b), (c, d), (e, f)], got {got}"
+    assert got == [("a", "b"), ("c", "d"), ("e", "f")], (
+        f"learn merges keeps word frequencies after a merge: expected [(a, b), (c, d), (e, f)], got {got}"
+    )
 
 
 # Differential cases: built once per session with reference_impl (see conftest.py).

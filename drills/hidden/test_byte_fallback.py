@@ -189,7 +189,7 @@ def test_decode_does_not_modify_its_arguments(impl):
     # ids in an order that sorting either way or reversing would change
     ids, pieces = [byte_id(0xC3), byte_id(0xA9), nid("a")], list(PIECES)
     got = impl.byte_fallback_decode(ids, pieces)
-    assert got == "éa", f"expected 'éa', got {got!r}"
+    assert got == "éa", f"decode does not modify its arguments: expected 'éa', got {got!r}"
     assert ids == [byte_id(0xC3), byte_id(0xA9), nid("a")], f"byte_fallback_decode must not modify ids: now {ids}"
     assert pieces == PIECES, "byte_fallback_decode must not modify pieces"
 

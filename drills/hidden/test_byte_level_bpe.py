@@ -68,9 +68,11 @@ def test_base_vocabulary_is_exactly_the_256_bytes(impl, returns, reference_cases
     symbols = reference_cases(byte_symbols)
     tok = trained(impl, "some training text, some more text", 256)
     vocab = returns(tok.vocab, dict, "after train(..., 256): self.vocab")
-    assert len(vocab) == 256, f"expected 256 entries, got {len(vocab)}"
+    assert len(vocab) == 256, f"base vocabulary is exactly the 256 bytes: expected 256 entries, got {len(vocab)}"
     wrong = {b: vocab.get(symbols[b]) for b in range(256) if vocab.get(symbols[b]) != b}
-    assert not wrong, f"expected the symbol of byte b to have id b; differs for {wrong}"
+    assert not wrong, (
+        f"base vocabulary is exactly the 256 bytes: expected the symbol of byte b to have id b; differs for {wrong}"
+    )
 
 
 @pytest.mark.concept("byte-table")
@@ -87,12 +89,14 @@ def test_training_on_a_small_corpus(impl, returns):
     # chunks: "hello" x1, " hello" x2, " world" x1 (space shown as Ġ); ties go to the larger pair
     expected = [("l", "o"), ("l", "lo"), ("h", "e"), ("he", "llo"), ("Ġ", "hello")]
     got = merges_of(tok, returns, "train('hello hello hello world', 261)")
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"training on a small corpus: expected {expected}, got {got}"
     assert tok.vocab.get("hello") == 259 and tok.vocab.get("Ġhello") == 260, (
         f"expected hello=259, Ġhello=260, got {tok.vocab.get('hello')}, {tok.vocab.get('Ġhello')}"
     )
     got_ids = encoded(tok, returns, "hello world")
-    assert got_ids == [259, 32, 119, 111, 114, 108, 100], f"expected [259, 32, 119, 111, 114, 108, 100], got {got_ids}"
+    assert got_ids == [259, 32, 119, 111, 114, 108, 100], (
+        f"training on a small corpus: expected [259, 32, 119, 111, 114, 108, 100], got {got_ids}"
+    )
 
 
 @pytest.mark.concept("merge-budget")
@@ -100,7 +104,9 @@ def test_vocab_size_below_256_learns_nothing(impl, returns, reference_cases):
     symbols = reference_cases(byte_symbols)
     tok = impl.ByteLevelBPE()
     fresh = (tok.merges, tok.ranks, tok.vocab, tok.inv_vocab)
-    assert fresh == ([], {}, {}, {}), f"expected empty merges, ranks, vocab, inv_vocab before train, got {fresh}"
+    assert fresh == ([], {}, {}, {}), (
+        f"vocab size below 256 learns nothing: expected empty merges, ranks, vocab, inv_vocab before train, got {fresh}"
+    )
     tok.train("aaaa aaaa", 100)
     got = merges_of(tok, returns, "train('aaaa aaaa', 100)")
     assert got == [], f"train('aaaa aaaa', 100): expected no merges, got {got}"

@@ -37,19 +37,21 @@ def test_the_table_is_a_dict_of_ints_to_strings(impl, returns):
 @pytest.mark.concept("byte-table")
 def test_table_has_exactly_the_256_byte_values_as_keys(impl, returns):
     got = sorted(table(impl, returns))
-    assert got == list(range(256)), f"expected keys 0..255, got {len(got)} keys: {got[:5]}...{got[-5:]}"
+    assert got == list(range(256)), (
+        f"table has exactly the 256 byte values as keys: expected keys 0..255, got {len(got)} keys: {got[:5]}...{got[-5:]}"
+    )
 
 
 @pytest.mark.concept("byte-table")
 def test_every_value_is_one_character(impl, returns):
     bad = {b: c for b, c in table(impl, returns).items() if not (isinstance(c, str) and len(c) == 1)}
-    assert not bad, f"expected one-character strings, got {bad}"
+    assert not bad, f"every value is one character: expected one-character strings, got {bad}"
 
 
 @pytest.mark.concept("byte-table")
 def test_table_is_a_bijection(impl, returns):
     values = list(table(impl, returns).values())
-    assert len(set(values)) == 256, f"expected 256 distinct characters, got {len(set(values))}"
+    assert len(set(values)) == 256, f"table is a bijection: expected 256 distinct characters, got {len(set(values))}"
 
 
 @pytest.mark.concept("byte-table")
@@ -59,14 +61,18 @@ def test_every_character_is_printable_and_not_whitespace(impl, returns):
         for b, c in table(impl, returns).items()
         if not (isinstance(c, str) and c.isprintable() and not c.isspace())
     }
-    assert not bad, f"expected printable, non-space characters, got {bad}"
+    assert not bad, (
+        f"every character is printable and not whitespace: expected printable, non-space characters, got {bad}"
+    )
 
 
 @pytest.mark.concept("byte-table")
 def test_printable_latin1_bytes_map_to_themselves(impl, returns):
     t = table(impl, returns)
     wrong = {b: t.get(b) for b in KEPT if t.get(b) != chr(b)}
-    assert not wrong, f"expected these bytes to map to themselves, got {wrong}"
+    assert not wrong, (
+        f"printable latin1 bytes map to themselves: expected these bytes to map to themselves, got {wrong}"
+    )
 
 
 @pytest.mark.concept("byte-table")
@@ -76,7 +82,7 @@ def test_other_bytes_shift_to_256_and_up_in_byte_order(impl, returns):
     assert len(moved) == 68, f"the test's own list is wrong: {len(moved)}"
     expected = {b: chr(256 + n) for n, b in enumerate(moved)}
     got = {b: t.get(b) for b in moved}
-    assert got == expected, f"expected {expected}\ngot {got}"
+    assert got == expected, f"other bytes shift to 256 and up in byte order: expected {expected}\ngot {got}"
 
 
 @pytest.mark.concept("byte-table")

@@ -105,7 +105,9 @@ def test_word_freqs_is_not_modified(impl):
     word_freqs = {("h", "u", "g"): 10, ("p", "u", "g"): 5, ("h", "u", "g", "s"): 5}
     before = dict(word_freqs)
     got = impl.learn_merges_fast(word_freqs, 3)
-    assert got == [("u", "g"), ("h", "ug"), ("p", "ug")], f"expected [('u', 'g'), ('h', 'ug'), ('p', 'ug')], got {got}"
+    assert got == [("u", "g"), ("h", "ug"), ("p", "ug")], (
+        f"word freqs is not modified: expected [('u', 'g'), ('h', 'ug'), ('p', 'ug')], got {got}"
+    )
     assert word_freqs == before, f"learn_merges_fast must not modify word_freqs: before {before}, after {word_freqs}"
 
 

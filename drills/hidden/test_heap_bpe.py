@@ -156,7 +156,7 @@ def test_tie_goes_to_the_leftmost_pair(impl):
     got = encode(impl, b"aaa", ranks)
     assert got == [1, 197], f"equal ranks at two places join the leftmost: expected [1, 197] (aa, a), got {got}"
     got = encode(impl, b"aaaaa", ranks)
-    assert got == [1, 1, 197], f"expected [1, 1, 197] (aa, aa, a), got {got}"
+    assert got == [1, 1, 197], f"tie goes to the leftmost pair: expected [1, 1, 197] (aa, aa, a), got {got}"
 
 
 @pytest.mark.concept("recount-after-merge")
@@ -205,7 +205,7 @@ def test_chain_of_joins_reaches_the_whole_piece(impl):
     # After "bc" joins, the queued (c, d) is stale; (bc, d) has rank 3 and then (a, bcd) rank 5.
     ranks = toy({b"bc": 1, b"cd": 2, b"bcd": 3, b"abc": 4, b"abcd": 5})
     got = encode(impl, b"abcd", ranks)
-    assert got == [5], f"expected [5] (bc, then bcd, then abcd), got {got}"
+    assert got == [5], f"chain of joins reaches the whole piece: expected [5] (bc, then bcd, then abcd), got {got}"
 
 
 @pytest.mark.concept("inputs-unchanged")
@@ -213,7 +213,7 @@ def test_ranks_are_not_modified(impl):
     ranks = toy({b"ab": 3, b"bc": 2, b"abc": 4, b"cd": 1})
     before = dict(ranks)
     got = encode(impl, b"abcdxa", ranks)
-    assert got == [3, 1, 220, 197], f"expected [3, 1, 220, 197] (ab, cd, x, a), got {got}"
+    assert got == [3, 1, 220, 197], f"ranks are not modified: expected [3, 1, 220, 197] (ab, cd, x, a), got {got}"
     assert ranks == before, (
         f"heap_encode_piece must not modify ranks: {len(ranks) - len(before)} keys added, "
         f"changed: {sorted(k for k in before if ranks.get(k) != before[k])}"

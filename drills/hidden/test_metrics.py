@@ -144,7 +144,7 @@ def test_arguments_are_not_modified(impl):
     # In an order that sorting either way (by value or by size) or reversing would change.
     logprobs = [-2.0, -3.0, -1.0]
     got = value(impl.bits_per_byte(logprobs, "abc"), "bits_per_byte([-2.0, -3.0, -1.0], 'abc')")
-    assert close(got, 6 / math.log(2) / 3), f"expected {6 / math.log(2) / 3}, got {got}"
+    assert close(got, 6 / math.log(2) / 3), f"arguments are not modified: expected {6 / math.log(2) / 3}, got {got}"
     assert logprobs == [-2.0, -3.0, -1.0], f"bits_per_byte must not modify token_logprobs: now {logprobs}"
 
 

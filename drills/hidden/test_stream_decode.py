@@ -271,7 +271,9 @@ def test_arguments_are_not_modified(impl):
     stop = ["</s>", "\n\n", "END"]
     before = (dict(token_bytes), list(stop))
     got = run(impl, token_bytes, [0, 1, 2, 3], stop)
-    assert got == (["x", "", "", ""], "", True), f"expected pushes ['x', '', '', ''] and a stop, got {got}"
+    assert got == (["x", "", "", ""], "", True), (
+        f"arguments are not modified: expected pushes ['x', '', '', ''] and a stop, got {got}"
+    )
     assert (token_bytes, stop) == before, (
         f"token_bytes and stop must not change: before {before}, after {(token_bytes, stop)}"
     )

@@ -60,7 +60,7 @@ def test_single_bytes_encode_to_their_own_ranks(impl, returns):
 @pytest.mark.concept("empty-inputs")
 def test_empty_piece_gives_no_ids(impl, returns):
     got = piece_ids(toy(impl, with_bytes({})), returns, b"")
-    assert got == [], f"expected [], got {got}"
+    assert got == [], f"empty piece gives no ids: expected [], got {got}"
 
 
 @pytest.mark.concept("merge-order")
@@ -78,33 +78,33 @@ def test_lowest_rank_joins_first_not_highest(impl, returns):
 @pytest.mark.concept("recount-after-merge")
 def test_joins_build_on_earlier_joins(impl, returns):
     got = piece_ids(toy(impl, with_bytes({b"ab": 1, b"cd": 2, b"abcd": 3})), returns, b"abcdab")
-    assert got == [3, 1], f"expected [3, 1] (abcd, ab), got {got}"
+    assert got == [3, 1], f"joins build on earlier joins: expected [3, 1] (abcd, ab), got {got}"
 
 
 @pytest.mark.concept("tie-break")
 def test_tie_between_equal_pairs_goes_to_the_leftmost(impl, returns):
     got = piece_ids(toy(impl, with_bytes({b"aa": 1})), returns, b"aaa")
-    assert got == [1, 197], f"expected [1, 197] (aa, a), got {got}"
+    assert got == [1, 197], f"tie between equal pairs goes to the leftmost: expected [1, 197] (aa, a), got {got}"
 
 
 @pytest.mark.concept("recount-after-merge")
 def test_joins_happen_one_at_a_time(impl, returns):
     # After the leftmost "ab" joins, "aba" (rank 5) beats the second "ab" (rank 10).
     got = piece_ids(toy(impl, with_bytes({b"ab": 10, b"aba": 5})), returns, b"abab")
-    assert got == [5, 198], f"expected [5, 198] (aba, b), got {got}"
+    assert got == [5, 198], f"joins happen one at a time: expected [5, 198] (aba, b), got {got}"
 
 
 @pytest.mark.concept("pre-tokenization")
 def test_encode_splits_with_the_pattern_first(impl, returns):
     enc = toy(impl, with_bytes({b"b ": 0, b"ab": 1, b" ": 7}, letters=b"abc"))
     got = text_ids(enc, returns, "ab c")  # pieces "ab", " ", "c": b"b " (rank 0) must not form across them
-    assert got == [1, 7, 199], f"expected [1, 7, 199], got {got}"
+    assert got == [1, 7, 199], f"encode splits with the pattern first: expected [1, 7, 199], got {got}"
 
 
 @pytest.mark.concept("merge-order", "pre-tokenization")
 def test_cl100k_known_ids(impl, cl100k, returns):
     got = text_ids(cl100k, returns, "hello world")
-    assert got == [15339, 1917], f"expected [15339, 1917], got {got}"
+    assert got == [15339, 1917], f"cl100k known ids: expected [15339, 1917], got {got}"
     got = text_ids(impl.TiktokenEncoder.from_name(), returns, "hello world")
     assert got == [15339, 1917], f"from_name() loads cl100k_base: expected [15339, 1917], got {got}"
 

@@ -161,7 +161,9 @@ def test_heal_continues_until_the_removed_bytes_are_spelled(impl):
     got, calls = heal(impl.TokenHealer(dict(VOCAB)), [5, 3], [9, 10, 7], back=2)
     expected_calls = [[0, 5, 9], [1, 10], [3, 6, 7]]
     assert calls == expected_calls, f"back=2 removes 'http:': candidates at each step {expected_calls}, got {calls}"
-    assert got == [9, 10, 7], f"expected [9, 10, 7] ('ht', 'tp', '://'), got {got}"
+    assert got == [9, 10, 7], (
+        f"heal continues until the removed bytes are spelled: expected [9, 10, 7] ('ht', 'tp', '://'), got {got}"
+    )
 
 
 @pytest.mark.concept("token-healing")
@@ -176,7 +178,7 @@ def test_back_defaults_to_one_token(impl):
 def test_back_beyond_the_prompt_heals_all_of_it(impl):
     got, calls = heal(impl.TokenHealer(dict(VOCAB)), [9, 2], [0, 1, 2], back=5)
     assert calls == [[0, 9], [1, 10], [2]], f"back=5 with two ids removes both ('htp'): got calls {calls}"
-    assert got == [0, 1, 2], f"expected [0, 1, 2], got {got}"
+    assert got == [0, 1, 2], f"back beyond the prompt heals all of it: expected [0, 1, 2], got {got}"
 
 
 @pytest.mark.concept("token-healing")
@@ -200,7 +202,7 @@ def test_arguments_are_not_modified(impl):
     before = (dict(vocab), list(ids))
     healer = impl.TokenHealer(vocab)
     got, _ = heal(healer, ids, [9, 10, 3], back=2)
-    assert got == [11, 14, 9, 10, 3], f"expected [11, 14, 9, 10, 3], got {got}"
+    assert got == [11, 14, 9, 10, 3], f"arguments are not modified: expected [11, 14, 9, 10, 3], got {got}"
     assert (vocab, ids) == before, f"vocab and ids must not change: before {before}, after {(vocab, ids)}"
 
 

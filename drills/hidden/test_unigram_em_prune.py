@@ -188,7 +188,9 @@ def test_prune_keeps_the_pieces_the_likelihood_needs_not_the_most_probable(impl,
     lp = log_probs_of(PRUNE_PROBS)
     got = prune(impl, returns, dict(PRUNE_WORDS), lp, 0.5)
     expected = {p: lp[p] for p in ("a", "b", "c", "d", "ab", "cd")}
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, (
+        f"prune keeps the pieces the likelihood needs not the most probable: expected {expected}, got {got}"
+    )
 
 
 @pytest.mark.concept("prune-by-loss")
@@ -235,7 +237,7 @@ def test_prune_never_drops_single_characters(impl, returns):
 def test_prune_with_keep_fraction_one_keeps_everything(impl, returns):
     lp = log_probs_of(PRUNE_PROBS)
     got = prune(impl, returns, dict(PRUNE_WORDS), dict(lp), 1.0)
-    assert got == lp, f"expected every piece kept, got {got}"
+    assert got == lp, f"prune with keep fraction one keeps everything: expected every piece kept, got {got}"
 
 
 @pytest.mark.concept("prune-by-loss")
@@ -254,7 +256,7 @@ def test_prune_leaves_its_arguments_unchanged(impl, returns):
     before = (dict(words), dict(lp))
     got = prune(impl, returns, words, lp, 0.5)
     expected = {p: before[1][p] for p in ("a", "b", "c", "d", "ab", "cd")}
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"prune leaves its arguments unchanged: expected {expected}, got {got}"
     assert words == before[0], f"unigram_prune changed word_freqs:\nexpected {before[0]}\ngot      {words}"
     assert lp == before[1], f"unigram_prune changed log_probs:\nexpected {before[1]}\ngot      {lp}"
 

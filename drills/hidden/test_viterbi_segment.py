@@ -92,15 +92,19 @@ def test_picks_the_globally_best_split_not_the_greedy_one(impl, returns):
     # Greedy longest-first takes "ab" then "c" (0.3 * 0.01); "a" + "bc" scores 0.2 * 0.4.
     lp = log_probs_of({"a": 0.2, "b": 0.05, "c": 0.01, "ab": 0.3, "bc": 0.4})
     pieces = check_optimal(impl, returns, "abc", lp)
-    assert pieces == ["a", "bc"], f"expected ['a', 'bc'], got {pieces}"
+    assert pieces == ["a", "bc"], (
+        f"picks the globally best split not the greedy one: expected ['a', 'bc'], got {pieces}"
+    )
 
 
 @pytest.mark.concept("viterbi-not-greedy")
 def test_pieces_come_back_in_left_to_right_order(impl, returns):
     lp = log_probs_of({"h": 0.1, "e": 0.1, "l": 0.1, "o": 0.1, "he": 0.2, "llo": 0.3, "hel": 0.01, "lo": 0.05})
     pieces, score = segment(impl, returns, "hello", lp)
-    assert pieces == ["he", "llo"], f"expected ['he', 'llo'], got {pieces}"
-    assert math.isclose(score, math.log(0.2) + math.log(0.3)), f"expected {math.log(0.06)}, got {score}"
+    assert pieces == ["he", "llo"], f"pieces come back in left to right order: expected ['he', 'llo'], got {pieces}"
+    assert math.isclose(score, math.log(0.2) + math.log(0.3)), (
+        f"pieces come back in left to right order: expected {math.log(0.06)}, got {score}"
+    )
 
 
 @pytest.mark.concept("log-space")
@@ -108,21 +112,25 @@ def test_returns_a_log_probability_not_a_probability(impl, returns):
     lp = log_probs_of({"a": 0.5, "b": 0.25})
     _pieces, score = segment(impl, returns, "ab", lp)
     expected = math.log(0.5) + math.log(0.25)
-    assert math.isclose(score, expected), f"expected log-prob {expected}, got {score}"
+    assert math.isclose(score, expected), (
+        f"returns a log probability not a probability: expected log-prob {expected}, got {score}"
+    )
 
 
 @pytest.mark.concept("viterbi-not-greedy")
 def test_more_pieces_win_when_they_score_higher(impl, returns):
     lp = log_probs_of({"a": 0.6, "b": 0.6, "ab": 0.1})
     pieces = check_optimal(impl, returns, "abab", lp)
-    assert pieces == ["a", "b", "a", "b"], f"expected ['a', 'b', 'a', 'b'], got {pieces}"
+    assert pieces == ["a", "b", "a", "b"], (
+        f"more pieces win when they score higher: expected ['a', 'b', 'a', 'b'], got {pieces}"
+    )
 
 
 @pytest.mark.concept("viterbi-not-greedy")
 def test_whole_word_piece_wins_when_it_scores_higher(impl, returns):
     lp = log_probs_of({"a": 0.1, "b": 0.1, "ab": 0.05, "abab": 0.02})
     pieces = check_optimal(impl, returns, "abab", lp)
-    assert pieces == ["abab"], f"expected ['abab'], got {pieces}"
+    assert pieces == ["abab"], f"whole word piece wins when it scores higher: expected ['abab'], got {pieces}"
 
 
 @pytest.mark.concept("unsegmentable-word")
@@ -154,20 +162,20 @@ def test_empty_word_has_the_empty_segmentation(impl, returns):
 @pytest.mark.concept("empty-inputs")
 def test_single_character_word(impl, returns):
     pieces = check_optimal(impl, returns, "a", log_probs_of({"a": 0.3, "b": 0.7}))
-    assert pieces == ["a"], f"expected ['a'], got {pieces}"
+    assert pieces == ["a"], f"single character word: expected ['a'], got {pieces}"
 
 
 @pytest.mark.concept("viterbi-not-greedy")
 def test_pieces_longer_than_the_word_are_harmless(impl, returns):
     pieces = check_optimal(impl, returns, "ab", log_probs_of({"a": 0.3, "b": 0.3, "abc": 0.4}))
-    assert pieces == ["a", "b"], f"expected ['a', 'b'], got {pieces}"
+    assert pieces == ["a", "b"], f"pieces longer than the word are harmless: expected ['a', 'b'], got {pieces}"
 
 
 @pytest.mark.concept("viterbi-not-greedy")
 def test_sentencepiece_style_word_boundary_symbol(impl, returns):
     lp = log_probs_of({"▁": 0.2, "▁th": 0.1, "e": 0.1, "▁the": 0.05, "t": 0.1, "h": 0.1, "▁t": 0.1})
     pieces = check_optimal(impl, returns, "▁the", lp)
-    assert pieces == ["▁the"], f"expected ['▁the'], got {pieces}"
+    assert pieces == ["▁the"], f"sentencepiece style word boundary symbol: expected ['▁the'], got {pieces}"
 
 
 @pytest.mark.concept("inputs-unchanged")
@@ -178,7 +186,7 @@ def test_the_vocabulary_is_left_unchanged(impl, returns):
     lp = log_probs_of({"a": 0.3, "b": 0.3, "ab": 0.4})
     before = dict(lp)
     pieces = check_optimal(impl, returns, "abba", lp)
-    assert pieces == ["ab", "b", "a"], f"expected ['ab', 'b', 'a'], got {pieces}"
+    assert pieces == ["ab", "b", "a"], f"the vocabulary is left unchanged: expected ['ab', 'b', 'a'], got {pieces}"
     expect_unsegmentable(impl, returns, "abxa", lp)
     assert lp == before, f"viterbi_segment changed the caller's log_probs:\nexpected {before}\ngot      {lp}"
 
@@ -226,7 +234,9 @@ def test_ties_accept_any_best_segmentation(impl, returns):
     # "a" + "aa" and "aa" + "a" both score -4.0: either is right.
     lp = {"a": -2.0, "aa": -2.0}
     pieces = check_optimal(impl, returns, "aaa", lp)
-    assert pieces in (["a", "aa"], ["aa", "a"]), f"expected ['a', 'aa'] or ['aa', 'a'], got {pieces}"
+    assert pieces in (["a", "aa"], ["aa", "a"]), (
+        f"ties accept any best segmentation: expected ['a', 'aa'] or ['aa', 'a'], got {pieces}"
+    )
 
 
 REFERENCE_SCORE_SEED = 99

@@ -56,7 +56,7 @@ def test_start_vocabulary_is_unk_then_sorted_initial_symbols(impl):
     tok = trained(impl, "hug pug hugs", 0)
     expected = [UNK, "##g", "##s", "##u", "h", "p"]
     got = tokens_in_id_order(tok)
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"start vocabulary is unk then sorted initial symbols: expected {expected}, got {got}"
     assert tok.vocab == {t: i for i, t in enumerate(expected)}, f"ids must be 0..n-1, got {tok.vocab}"
 
 
@@ -66,7 +66,7 @@ def test_rare_pair_that_always_cooccurs_beats_a_frequent_pair(impl):
     tok = trained(impl, "zq " + "aa " * 8, 6)
     expected = [UNK, "##a", "##q", "a", "z", "zq"]
     got = tokens_in_id_order(tok)
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"rare pair that always cooccurs beats a frequent pair: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("continuation-prefix", "tie-break")
@@ -75,7 +75,9 @@ def test_continuation_pairs_merge_into_one_prefixed_token_and_ties_take_the_larg
     tok = trained(impl, "xab yab x y", 8)
     expected = [UNK, "##a", "##b", "x", "y", "##ab", "yab", "xab"]
     got = tokens_in_id_order(tok)
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, (
+        f"continuation pairs merge into one prefixed token and ties take the larger pair: expected {expected}, got {got}"
+    )
 
 
 @pytest.mark.concept("tie-break")
@@ -95,7 +97,7 @@ def test_symbol_counts_are_weighted_by_word_frequency(impl):
     # Weighted: a=3, ##a=2, ##b=1, so aa scores 2/6 and ab 1/3: a tie the larger pair (ab) wins.
     # Counting each distinct word once would give aa 2/2 and ab 1/2.
     got = first_merge(impl, "aa aa ab")
-    assert got == "ab", f"expected first merge 'ab', got {got!r}"
+    assert got == "ab", f"symbol counts are weighted by word frequency: expected first merge 'ab', got {got!r}"
 
 
 @pytest.mark.concept("frequency-weighted-counts")
@@ -110,7 +112,7 @@ def test_pair_counts_are_weighted_by_word_frequency(impl):
 def test_symbol_counts_add_up_over_all_words(impl):
     # b occurs in two words (count 2): ba scores 1/(2*1), bc and ##c##c only 1/(2*2).
     got = first_merge(impl, "ba bcc")
-    assert got == "ba", f"expected first merge 'ba', got {got!r}"
+    assert got == "ba", f"symbol counts add up over all words: expected first merge 'ba', got {got!r}"
 
 
 @pytest.mark.concept("wordpiece-score")
@@ -118,7 +120,7 @@ def test_both_symbol_counts_divide_the_pair_count(impl):
     # y occurs three times, so ya, yb, yc score 1/3 each; xd scores 1/(1*1).
     tok = trained(impl, "ya yb yc xd", 8)
     got = tokens_in_id_order(tok)[-1]
-    assert got == "xd", f"expected first merge 'xd', got {got!r}"
+    assert got == "xd", f"both symbol counts divide the pair count: expected first merge 'xd', got {got!r}"
 
 
 @pytest.mark.concept("exact-score-ties")
@@ -154,14 +156,14 @@ def test_merging_keeps_the_symbols_after_the_pair(impl):
     tok = trained(impl, "abcd", 100)
     expected = [UNK, "##b", "##c", "##d", "a", "ab", "abc", "abcd"]
     got = tokens_in_id_order(tok)
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"merging keeps the symbols after the pair: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("merge-budget", "vocab-id-layout")
 def test_vocabulary_reaches_the_requested_size(impl, returns):
     tok = trained(impl, "the cat sat on the mat with the hat", 20)
     vocab = returns(tok.vocab, dict, "self.vocab")
-    assert len(vocab) == 20, f"expected 20 tokens, got {len(vocab)}: {vocab}"
+    assert len(vocab) == 20, f"vocabulary reaches the requested size: expected 20 tokens, got {len(vocab)}: {vocab}"
     assert sorted(vocab.values()) == list(range(20)), f"ids must be 0..19, got {sorted(vocab.values())}"
     expected = {i: t for t, i in vocab.items()}
     assert tok.inv_vocab == expected, (
@@ -177,7 +179,9 @@ def test_training_stops_when_no_pair_is_left(impl):
     assert got == expected, f"single-character words have no pairs: expected {expected}, got {got}"
     tok = trained(impl, "ab", 50)
     got = tokens_in_id_order(tok)
-    assert got == [UNK, "##b", "a", "ab"], f"expected [UNK, '##b', 'a', 'ab'], got {got}"
+    assert got == [UNK, "##b", "a", "ab"], (
+        f"training stops when no pair is left: expected [UNK, '##b', 'a', 'ab'], got {got}"
+    )
 
 
 @pytest.mark.concept("merge-budget")
@@ -185,14 +189,16 @@ def test_start_vocabulary_is_kept_whole_when_vocab_size_is_smaller(impl):
     tok = trained(impl, "abc", 2)
     expected = [UNK, "##b", "##c", "a"]
     got = tokens_in_id_order(tok)
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"start vocabulary is kept whole when vocab size is smaller: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("empty-inputs")
 def test_empty_corpus_gives_only_the_unknown_token(impl):
     tok = impl.WordPieceTokenizer()
     fresh = (tok.vocab, tok.inv_vocab)
-    assert fresh == ({}, {}), f"expected empty vocab and inv_vocab before train, got {fresh}"
+    assert fresh == ({}, {}), (
+        f"empty corpus gives only the unknown token: expected empty vocab and inv_vocab before train, got {fresh}"
+    )
     tok.train("   ", 10)
     assert tok.vocab == {UNK: 0}, f"train('   ', 10): expected {{'[UNK]': 0}}, got {tok.vocab}"
     assert tok.inv_vocab == {0: UNK}, f"train('   ', 10): expected inv_vocab {{0: '[UNK]'}}, got {tok.inv_vocab}"
@@ -203,7 +209,7 @@ def test_training_again_replaces_the_old_vocabulary(impl):
     tok = trained(impl, "xyz xyz", 9)
     tok.train("ab", 4)
     expected = {UNK: 0, "##b": 1, "a": 2, "ab": 3}
-    assert tok.vocab == expected, f"expected {expected}, got {tok.vocab}"
+    assert tok.vocab == expected, f"training again replaces the old vocabulary: expected {expected}, got {tok.vocab}"
 
 
 @pytest.mark.concept("duplicate-merge-token")
@@ -223,7 +229,7 @@ def test_custom_prefix_and_unknown_token(impl):
     tok = trained(impl, "xab yab x y", 8, unk_token="<unk>", prefix="@@")
     expected = ["<unk>", "@@a", "@@b", "x", "y", "@@ab", "yab", "xab"]
     got = tokens_in_id_order(tok)
-    assert got == expected, f"expected {expected}, got {got}"
+    assert got == expected, f"custom prefix and unknown token: expected {expected}, got {got}"
 
 
 @pytest.mark.concept("round-trip")
@@ -240,9 +246,13 @@ def test_encode_gives_unk_id_for_a_word_with_an_unseen_character(impl, returns):
     tok = trained(impl, "hug hugs", 8)
     ids = encoded(tok, returns, "hugs hux")
     unk_id = tok.vocab[UNK]
-    assert ids[-1] == unk_id and ids.count(unk_id) == 1, f"expected exactly one [UNK] id at the end, got {ids}"
+    assert ids[-1] == unk_id and ids.count(unk_id) == 1, (
+        f"encode gives unk id for a word with an unseen character: expected exactly one [UNK] id at the end, got {ids}"
+    )
     text = decoded(tok, returns, ids)
-    assert text == "hugs [UNK]", f"expected 'hugs [UNK]', got {text!r}"
+    assert text == "hugs [UNK]", (
+        f"encode gives unk id for a word with an unseen character: expected 'hugs [UNK]', got {text!r}"
+    )
 
 
 @pytest.mark.concept("round-trip")
@@ -252,7 +262,9 @@ def test_decode_glues_continuations_and_spaces_words(impl, returns):
     tok.vocab = {t: i for i, t in enumerate(tokens)}
     tok.inv_vocab = dict(enumerate(tokens))
     got = decoded(tok, returns, [1, 2, 3, 4, 5, 4])
-    assert got == "unaffable cats cat", f"expected 'unaffable cats cat', got {got!r}"
+    assert got == "unaffable cats cat", (
+        f"decode glues continuations and spaces words: expected 'unaffable cats cat', got {got!r}"
+    )
     got = decoded(tok, returns, [])
     assert got == "", f"decode([]): expected '', got {got!r}"
 
