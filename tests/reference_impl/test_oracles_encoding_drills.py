@@ -34,7 +34,9 @@ def test_o200k_pretokenize_matches_tiktoken(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(texts_with_specials, special_sets, special_sets)
-def test_encode_with_specials_matches_tiktoken(text: str, allowed: object, disallowed: object) -> None:
+def test_encode_with_specials_matches_tiktoken(
+    text: str, allowed: frozenset[str] | str, disallowed: frozenset[str] | str
+) -> None:
     try:
         expected: object = CL100K.encode(text, allowed_special=allowed, disallowed_special=disallowed)
     except ValueError:
