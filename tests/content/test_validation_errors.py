@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from content_helpers import FIXTURES, load_only, triples
 
@@ -178,3 +180,14 @@ def test_a_key_point_with_an_empty_alternative_is_reported(tmp_path) -> None:
     library = load_only(path)
     assert [(e.line, e.field) for e in library.errors] == [(8, "cards[0].key_points[1]")]
     assert "empty alternative" in library.errors[0].message
+
+
+def test_a_duplicate_key_inside_a_follow_up_drops_the_card_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "d.yaml"
+    path.write_text(
+        "deck: d\ntitle: D\ncards:\n  - id: c\n    question: Q?\n    answer: A.\n    key_points: [one, two]\n"
+        "    follow_ups:\n      - question: a\n        question: b\n        answer: x\n"
+    )
+    library = load_only(path)
+    assert [(e.line, e.field) for e in library.errors] == [(10, "cards[0].follow_ups[0].question")]
+    assert "duplicate key (first given on line 9)" in library.errors[0].message

@@ -85,7 +85,8 @@ def _parse_card(
     references = f.references()
     if not f.ok or card_id is None or question is None or answer is None or key_points is None:
         return None
-    assert follow_ups is not None and tags is not None and concepts is not None and references is not None
+    if follow_ups is None or tags is None or concepts is None or references is None:
+        return None  # an entry inside one of these lists was unusable; its error is recorded
     card = Card(
         card_id,
         deck_id,
