@@ -65,6 +65,12 @@ class ReferenceView(ScrollView, can_focus=False):
         self._rewrap()
         self._size_for_rows()
 
+    def _watch_show_vertical_scrollbar(self) -> None:
+        """The scroll bar takes columns from the code (or gives them back): wrap anew. A resize
+        does not always follow, e.g. when the bar appears while a dialog covers the screen."""
+        if self.is_mounted:
+            self._rewrap()
+
     def _size_for_rows(self) -> None:
         """Room for every row, and below the last a view's height of blank rows: the last lines
         can then sit at the cursor's height too."""
