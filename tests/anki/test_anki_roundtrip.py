@@ -161,10 +161,10 @@ def test_a_deck_from_an_anki_export_validates_and_shows_up_without_configuration
     report = _import(capsys, str(source), "--deck", "from-anki")
     target = Path(str(report["file"]))
     _validate(target, capsys)
-    cards_made = 5 if export == "cards" else 4  # cards export: one row per card (reversed = 2)
+    cards_made = 5  # the reversed note gives two cards from every kind of export
     assert report["cards"] == cards_made
     assert len(report["skipped"]) == 1 and "only media: only.png" in report["skipped"][0]  # type: ignore[index]
-    assert [m["file"] for m in report["media"]] == ["wp.png"] * (2 if export == "cards" else 1)  # type: ignore[union-attr]
+    assert [m["file"] for m in report["media"]] == ["wp.png"] * 2  # type: ignore[union-attr]  # on both sides
     assert main(["list", "--json"]) == 0
     decks = {d["id"]: d for d in json.loads(capsys.readouterr().out)["decks"]}
     assert decks["from-anki"]["cards"] == cards_made

@@ -29,7 +29,7 @@ from tokdrill.anki.tomarkdown import html_to_markdown, visible_text
         ("<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>", "- a\n  - b\n- c"),
         ('<pre><code class="language-python">x = 1\n\n\ny = 2</code></pre>', "```python\nx = 1\n\n\ny = 2\n```"),
         ("<table><tr><th>k</th></tr><tr><td>a|b</td></tr></table>", "| k |\n| --- |\n| a\\|b |"),
-        ("<b>bold</b>&nbsp;text<br><br>", "**bold** text"),
+        ("<b>bold</b>&nbsp;text<br><br>", "**bold**&nbsp;text"),
         ("<style>.x{}</style>Text<script>alert(1)</script>", "Text"),
     ],
 )

@@ -4,29 +4,36 @@ Markdown for every text, key points, and a note of everything that did not carry
 * A note of tokdrill's own type (:mod:`tokdrill.anki.notetype`) maps field by field: follow-ups,
   key points, references and concepts come back, and so does the card id, prefixed with the new
   deck id unless it already starts with it.
-* Any other note's first field is the question and its second the answer; further non-empty
-  fields are added to the answer under their names. A cloze note gives one card per cloze number
-  (the deletion blanked in the question, shown in bold in the answer). Image-occlusion notes are
+* Any other note gives a card per card Anki made from it (a Basic-and-reversed note gives two):
+  the fields its template shows on the question side are the question, the first field shown
+  only on the answer side is the answer. Further non-empty fields (those the answer side adds,
+  then those no side shows) follow the answer under their names, as context: key points are not
+  drawn from them. Without templates (a text export of a type it cannot name) the first field is
+  the question and the second the answer. A cloze note gives one card per cloze number (the
+  deletion blanked in the question, shown in bold in the answer) whose key points are the
+  deletion's text; its other fields ("Back Extra") are context. Image-occlusion notes are
   skipped: their content is a picture.
 * A card id is ``<deck>-<10 hex digits>`` from the note's GUID (or, in a text export without
-  GUIDs, from the question), so importing a newer export of the same notes keeps every id and
-  with it the review history.
+  GUIDs, from the question), with ``-card<n>`` for a note's n-th template after the first, so
+  importing a newer export of the same notes keeps every id and with it the review history.
 * Media (pictures, sounds) stay behind: each reference becomes a visible ``[image: name]``
-  placeholder and is listed in :attr:`Conversion.media`.
+  placeholder and is listed in :attr:`Conversion.media`; what Markdown cannot say as Anki showed
+  it (text colour) is listed in :attr:`Conversion.formatting`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+import re
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bs4 import Tag
 
 from tokdrill.anki import notetype as nt
 from tokdrill.anki.cloze import cloze_card, cloze_numbers
-from tokdrill.anki.keyphrases import MAX_POINTS, MIN_POINTS, derive_key_points
-from tokdrill.anki.notes import AnkiNote
+from tokdrill.anki.keyphrases import MAX_POINTS, MIN_POINTS, deletion_key_points, derive_key_points
+from tokdrill.anki.notes import AnkiNote, CardTemplate
 from tokdrill.anki.tomarkdown import PLACEHOLDER, html_to_markdown, parse_html, visible_text
 from tokdrill.content import FollowUp, Reference
 from tokdrill.content.schema.fields import ID_PATTERN
@@ -35,6 +42,7 @@ from tokdrill.content.yaml_reading import UNSAFE_TEXT
 SKIPPED_FIELDS = frozenset({"add reverse"})
 """Fields that switch Anki features on rather than hold text (Basic (optional reversed card))."""
 _SNIPPET = 48
+_TEMPLATE_FIELD = re.compile(r"\{\{([^{}#^/!][^{}]*)\}\}")
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,7 @@ class Conversion:
     media: list[tuple[str, str]] = field(default_factory=list)  # (card id, file name)
     changed: list[str] = field(default_factory=list)  # card ids whose formatting may differ from Anki's
     notices: list[str] = field(default_factory=list)
+    formatting: list[str] = field(default_factory=list)  # "card id: what Markdown could not say"
 
 
 def convert_notes(notes: Sequence[AnkiNote], deck_id: str, *, known_concepts: Collection[str] = ()) -> Conversion:
@@ -123,10 +132,17 @@ class _Converter:
 
     # --- the three shapes of note -------------------------------------------------------
     def _standard(self, note: AnkiNote, label: str) -> None:
-        question = note.fields[0] if note.fields else ""
-        answer = note.fields[1] if len(note.fields) > 1 else ""
-        card_id = self._foreign_id(note, question)
-        self._finish(note, label, card_id, question, answer, self._extra_fields(note, 2))
+        base = self._foreign_id(note, note.fields[0] if note.fields else "")
+        templates: Sequence[CardTemplate | None] = note.cards or (None,)
+        for template in templates:
+            asked, shown = _card_fields(note, template)
+            question = "<br>".join(note.fields[i] for i in asked if i < len(note.fields) and note.fields[i].strip())
+            answer = note.fields[shown[0]] if shown and shown[0] < len(note.fields) else ""
+            rest = shown[1:] + [i for i in range(len(note.fields)) if i not in asked and i not in shown]
+            ordinal = template.ordinal if template is not None else 0
+            card_id = base if ordinal == 0 else f"{base}-card{ordinal + 1}"
+            where = label if len(templates) == 1 else f"{label} card {ordinal + 1}"
+            self._finish(note, where, card_id, question, answer, self._extra_fields(note, rest))
 
     def _cloze(self, note: AnkiNote, label: str) -> None:
         text = note.fields[0] if note.fields else ""
@@ -135,11 +151,21 @@ class _Converter:
             self.result.skipped.append(f"{label}: cloze note without a deletion")
             return
         base = self._foreign_id(note, text)
-        extra = self._extra_fields(note, 1)
+        extra = self._extra_fields(note, range(1, len(note.fields)))
         for number in numbers:
             question, answer, hidden = cloze_card(text, number)
             preferred = [" ".join(parse_html(h).get_text(" ").split()) for h in hidden]
-            self._finish(note, f"{label} cloze {number}", f"{base}-c{number}", question, answer, extra, preferred)
+            points = deletion_key_points(preferred)
+            self._finish(
+                note,
+                f"{label} cloze {number}",
+                f"{base}-c{number}",
+                question,
+                answer,
+                extra,
+                preferred,
+                key_points=points,
+            )
 
     def _tokdrill(self, note: AnkiNote, label: str) -> None:
         values = dict(zip(note.field_names, note.fields))
@@ -167,6 +193,7 @@ class _Converter:
             values.get(nt.ANSWER, ""),
             leftover,
             key_points=key_points,
+            drawn=key_points is None,
             follow_ups=follow_ups,
             references=references,
             concepts=tuple(concepts),
@@ -185,6 +212,7 @@ class _Converter:
         preferred: Sequence[str] = (),
         *,
         key_points: tuple[str, ...] | None = None,
+        drawn: bool = True,
         follow_ups: tuple[FollowUp, ...] = (),
         references: tuple[Reference, ...] = (),
         concepts: tuple[str, ...] = (),
@@ -202,20 +230,23 @@ class _Converter:
         answer_md = answer.markdown
         exact = question.exact and answer.exact
         media = list(question.media + answer.media)
+        formatting = [f"{card_id}: question: {change}" for change in question.changes]
+        formatting += [f"{card_id}: answer: {change}" for change in answer.changes]
         for name, html in extra:
             converted = html_to_markdown(html)
             exact = exact and converted.exact
             media += converted.media
+            formatting += [f"{card_id}: {name}: {change}" for change in converted.changes]
             answer_md = f"{answer_md}\n\n**{name}**\n\n{converted.markdown}".strip()
         if not _has_text(answer_md):
             self.result.skipped.append(f"{label}: no answer text" + _only_media(tuple(media)))
             return
-        drawn = key_points is None
-        if key_points is None:
-            key_points = derive_key_points(answer_md, preferred)
+        if key_points is None:  # drawn from the answer itself; the fields after it are context
+            key_points = derive_key_points(answer.markdown if _has_text(answer.markdown) else answer_md, preferred)
         key_points = tuple(UNSAFE_TEXT.sub("", point) for point in key_points)  # content text holds no controls
         self.first_seen[card_id] = note.where
         self.result.media += [(card_id, name) for name in media]
+        self.result.formatting += formatting
         if not exact:
             self.result.changed.append(card_id)
         self.result.cards.append(
@@ -236,9 +267,9 @@ class _Converter:
         key = f"guid:{note.guid}" if note.guid else f"question:{visible_text(question_html)}"
         return f"{self.deck_id}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:10]}"
 
-    def _extra_fields(self, note: AnkiNote, start: int) -> list[tuple[str, str]]:
+    def _extra_fields(self, note: AnkiNote, indices: Iterable[int]) -> list[tuple[str, str]]:
         extra = []
-        for index in range(start, len(note.fields)):
+        for index in indices:
             name = note.field_names[index] if index < len(note.field_names) else f"Field {index + 1}"
             html = note.fields[index]
             if name.casefold() in SKIPPED_FIELDS or not visible_text(html):
@@ -301,6 +332,28 @@ class _Converter:
                 url = None
             result.append(Reference(title, part(nt.REF_AUTHORS), year, venue, url))
         return tuple(result)
+
+
+def _card_fields(note: AnkiNote, template: CardTemplate | None) -> tuple[list[int], list[int]]:
+    """The indices of the fields ``template`` shows on the question side, and of those only its
+    answer side adds, in template order; the first two fields when there is no template or its
+    question side shows no field of the note."""
+    asked = _template_fields(template.question, note.field_names) if template is not None else []
+    if not asked:
+        return [0], [1]
+    shown = [i for i in _template_fields(template.answer, note.field_names) if i not in asked] if template else []
+    return asked, shown
+
+
+def _template_fields(text: str, names: Sequence[str]) -> list[int]:
+    """Indices (into ``names``) of the fields a card template shows: ``{{Front}}``, also with
+    filters (``{{text:Front}}``, ``{{type:Back}}``); conditionals and special fields aside."""
+    found: list[int] = []
+    for match in _TEMPLATE_FIELD.finditer(text):
+        name = match.group(1).split(":")[-1].strip()
+        if name in names and names.index(name) not in found:
+            found.append(names.index(name))
+    return found
 
 
 def _has_text(markdown: str) -> bool:

@@ -64,8 +64,17 @@ class ImportResult:
             "skipped": list(c.skipped),
             "media": [{"card": card_id, "file": name} for card_id, name in c.media],
             "formatting_changed": sorted(set(c.changed)),
+            "formatting_not_kept": list(c.formatting),
             "notices": list(c.notices),
         }
+
+
+def _is_package(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(len(ZIP_MAGIC)) == ZIP_MAGIC
+    except OSError:
+        return False
 
 
 def read_notes(path: Path) -> list[AnkiNote]:
@@ -85,12 +94,16 @@ def read_notes(path: Path) -> list[AnkiNote]:
 
 
 def default_title(notes: Sequence[AnkiNote], source: Path) -> str:
-    """The deck title when none is given: the Anki deck all notes share (its last level), else
-    the file's name."""
-    decks = {note.deck for note in notes}
-    if len(decks) == 1 and (name := next(iter(decks)).split("::")[-1].strip()):
-        return name
-    return source.stem or "Imported from Anki"
+    """The deck title when none is given: the name (last level) of the Anki deck that holds
+    every note, subdecks included, else the file's name."""
+    paths = [[level.strip() for level in note.deck.split("::")] for note in notes if note.deck.strip()]
+    common: list[str] = []
+    if paths and len(paths) == len(notes):
+        for levels in zip(*paths):
+            if len({level.casefold() for level in levels}) != 1 or not levels[0]:
+                break
+            common.append(levels[0])
+    return common[-1] if common else source.stem or "Imported from Anki"
 
 
 def import_anki(
@@ -127,6 +140,8 @@ def import_anki(
         if not notes:
             raise ImportRefused(f"{source}: no note is in the Anki deck {from_deck!r}")
     conversion = convert_notes(notes, deck_id, known_concepts=set(library.concepts))
+    if _is_package(source):
+        conversion.notices.append("review history and due dates stay in Anki: every imported card starts new")
     if not conversion.cards:
         reasons = "; ".join(conversion.skipped[:3])
         raise ImportRefused(f"{source}: no note could be imported" + (f" ({reasons})" if reasons else ""))

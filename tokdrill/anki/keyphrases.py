@@ -61,6 +61,22 @@ def _candidates(answer_html: str) -> Iterable[tuple[str, int]]:
             yield clause, 2
 
 
+def deletion_key_points(deletions: Sequence[str]) -> tuple[str, ...] | None:
+    """A cloze card's key points: the text of each deletion it blanks (at most
+    :data:`MAX_POINTS`; a single one repeated, as a card needs two), so typing exactly what was
+    blanked covers them all. None when no deletion holds words (a picture, say)."""
+    chosen: list[str] = []
+    for text in deletions:
+        point = _phrase(PLACEHOLDER.sub(" ", text))
+        if point and significant_words(point) and point not in chosen:
+            chosen.append(point)
+    if not chosen:
+        return None
+    while len(chosen) < MIN_POINTS:
+        chosen.append(chosen[-1])
+    return tuple(chosen[:MAX_POINTS])
+
+
 def derive_key_points(answer_markdown: str, preferred: Sequence[str] = ()) -> tuple[str, ...]:
     """2 to 6 key points for an answer (Markdown); ``preferred`` phrases come first."""
     html = markdown_to_html(answer_markdown)

@@ -14,13 +14,25 @@ class AnkiFileError(Exception):
 
 
 @dataclass(frozen=True)
+class CardTemplate:
+    """One of a note type's card templates: its position (``ordinal``, 0-based), name, and the
+    question and answer formats (``{{Front}}``, ``{{FrontSide}}<hr id=answer>{{Back}}``...)."""
+
+    ordinal: int
+    name: str
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
 class AnkiNote:
     """One Anki note.
 
     ``fields`` hold HTML (a plain-text export's fields are escaped into HTML when read);
     ``field_names`` is empty when the source does not name them. ``deck`` is the Anki deck name
     with ``::`` between levels ('' when unknown). ``where`` locates the note for messages
-    ("note 12", "line 7").
+    ("note 12", "line 7"). ``cards`` are the templates of the cards Anki made from the note
+    (a Basic-and-reversed note has two), in order; empty when the source does not say.
     """
 
     guid: str | None
@@ -31,6 +43,30 @@ class AnkiNote:
     tags: tuple[str, ...]
     deck: str
     where: str
+    cards: tuple[CardTemplate, ...] = ()
+
+
+_FORWARD = CardTemplate(0, "Card 1", "{{Front}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}")
+_REVERSE = CardTemplate(1, "Card 2", "{{Back}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Front}}")
+STOCK_FIELDS: dict[str, tuple[str, ...]] = {
+    "basic": ("Front", "Back"),
+    "basic (and reversed card)": ("Front", "Back"),
+    "basic (optional reversed card)": ("Front", "Back", "Add Reverse"),
+    "basic (type in the answer)": ("Front", "Back"),
+    "cloze": ("Text", "Back Extra"),
+}
+"""The field names of Anki's stock note types, by lowercased name (a text export names only the
+note type)."""
+
+
+def stock_cards(notetype: str, fields: tuple[str, ...]) -> tuple[CardTemplate, ...]:
+    """The cards Anki makes from a note of a stock reversible type named ``notetype`` with
+    ``fields`` (for a source that names the type but lists no cards); () for other types."""
+    name = notetype.casefold()
+    optional_reverse = name == "basic (optional reversed card)" and len(fields) > 2 and fields[2].strip()
+    if name == "basic (and reversed card)" or optional_reverse:
+        return (_FORWARD, _REVERSE)
+    return ()
 
 
 def size_text(size: int) -> str:

@@ -27,8 +27,8 @@ from typing import Any
 
 import zstandard
 
-from tokdrill.anki.notes import AnkiFileError, AnkiNote, NoteKind, size_text
-from tokdrill.anki.wire import WireError, varint_fields
+from tokdrill.anki.notes import AnkiFileError, AnkiNote, CardTemplate, NoteKind, size_text
+from tokdrill.anki.wire import WireError, string_fields, varint_fields
 
 MAX_COLLECTION_BYTES = 1 << 30
 """Largest collection unpacked (1 GiB; a 50,000-note collection is far smaller)."""
@@ -172,8 +172,11 @@ def _unicase(a: str, b: str) -> int:
 
 
 class _NoteType:
-    def __init__(self, name: str, kind: NoteKind, fields: tuple[str, ...]) -> None:
+    def __init__(
+        self, name: str, kind: NoteKind, fields: tuple[str, ...], templates: dict[int, CardTemplate] | None = None
+    ) -> None:
         self.name, self.kind, self.fields = name, kind, fields
+        self.templates = templates or {}
 
 
 class _Collection:
@@ -193,13 +196,15 @@ class _Collection:
         decks = self._decks()
         has_cards = "cards" in self.tables
         deck_of = "(SELECT c.did FROM cards c WHERE c.nid = n.id ORDER BY c.ord LIMIT 1)" if has_cards else "NULL"
-        query = f"SELECT n.guid, n.mid, n.tags, n.flds, {deck_of} FROM notes n ORDER BY n.id"
+        query = f"SELECT n.id, n.guid, n.mid, n.tags, n.flds, {deck_of} FROM notes n ORDER BY n.id"
         unknown = _NoteType("", "standard", ())
+        ordinals = self._card_ordinals() if has_cards else {}
         result = []
-        for index, (guid, mid, tags, flds, did) in enumerate(self.db.execute(query), start=1):
+        for index, (nid, guid, mid, tags, flds, did) in enumerate(self.db.execute(query), start=1):
             if not isinstance(flds, str):
                 raise AnkiFileError(f"{self.path}: damaged collection (note {index} has no text fields)")
             kind = types.get(mid, unknown)
+            cards = tuple(kind.templates[o] for o in ordinals.get(nid, ()) if o in kind.templates)
             result.append(
                 AnkiNote(
                     guid=str(guid) if guid not in (None, "") else None,
@@ -210,6 +215,7 @@ class _Collection:
                     tags=tuple(str(tags or "").split()),
                     deck=decks.get(did, ""),
                     where=f"note {index}",
+                    cards=cards if kind.kind == "standard" else (),
                 )
             )
         return result
@@ -219,6 +225,7 @@ class _Collection:
             fields: dict[Any, list[str]] = {}
             for ntid, _ord, name in self.db.execute("SELECT ntid, ord, name FROM fields ORDER BY ntid, ord"):
                 fields.setdefault(ntid, []).append(str(name))
+            templates = self._templates() if "templates" in self.tables else {}
             types = {}
             for ntid, name, config in self.db.execute("SELECT id, name, config FROM notetypes"):
                 try:
@@ -226,7 +233,7 @@ class _Collection:
                 except (WireError, TypeError):
                     values = {}
                 kind = _kind(values.get(1, 0), values.get(9, 0))
-                types[ntid] = _NoteType(str(name), kind, tuple(fields.get(ntid, ())))
+                types[ntid] = _NoteType(str(name), kind, tuple(fields.get(ntid, ())), templates.get(ntid))
             return types
         models = self._col_json("models")
         types = {}
@@ -236,8 +243,38 @@ class _Collection:
             flds = [f for f in model.get("flds") or [] if isinstance(f, dict)]
             names = tuple(str(f.get("name", "")) for f in sorted(flds, key=lambda f: _int(f.get("ord"))))
             kind = _kind(_int(model.get("type")), _int(model.get("originalStockKind")))
-            types[_int(key)] = _NoteType(str(model.get("name", "")), kind, names)
+            tmpls = [t for t in model.get("tmpls") or [] if isinstance(t, dict)]
+            by_ordinal = {
+                _int(t.get("ord")): CardTemplate(
+                    _int(t.get("ord")), str(t.get("name", "")), str(t.get("qfmt", "")), str(t.get("afmt", ""))
+                )
+                for t in tmpls
+            }
+            types[_int(key)] = _NoteType(str(model.get("name", "")), kind, names, by_ordinal)
         return types
+
+    def _templates(self) -> dict[Any, dict[int, CardTemplate]]:
+        """Each note type's card templates by ordinal (a template whose formats cannot be read
+        keeps empty ones: its cards then take the note's first two fields)."""
+        found: dict[Any, dict[int, CardTemplate]] = {}
+        for ntid, ordinal, name, config in self.db.execute("SELECT ntid, ord, name, config FROM templates"):
+            try:
+                formats = string_fields(bytes(config or b""))
+            except (WireError, TypeError):
+                formats = {}
+            found.setdefault(ntid, {})[_int(ordinal)] = CardTemplate(
+                _int(ordinal), str(name), formats.get(1, ""), formats.get(2, "")
+            )
+        return found
+
+    def _card_ordinals(self) -> dict[Any, list[int]]:
+        """The template ordinal of every card of each note, ascending."""
+        found: dict[Any, list[int]] = {}
+        for nid, ordinal in self.db.execute("SELECT nid, ord FROM cards ORDER BY nid, ord"):
+            ordinals = found.setdefault(nid, [])
+            if _int(ordinal) not in ordinals:
+                ordinals.append(_int(ordinal))
+        return found
 
     def _decks(self) -> dict[Any, str]:
         if self.modern:

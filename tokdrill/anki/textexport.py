@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokdrill.anki import notetype as nt
-from tokdrill.anki.notes import AnkiFileError, AnkiNote, NoteKind, size_text
+from tokdrill.anki.notes import STOCK_FIELDS, AnkiFileError, AnkiNote, NoteKind, size_text, stock_cards
 
 MAX_TEXT_BYTES = 256 << 20
 """Largest text export read (256 MiB)."""
@@ -165,6 +165,8 @@ def _note(row: list[str], line: int, header: _Header, is_html: bool) -> AnkiNote
     notetype = column("notetype")
     if notetype == nt.NOTE_TYPE_NAME and not names:
         names = nt.FIELDS
+    elif not names:
+        names = STOCK_FIELDS.get(notetype.casefold(), ())
     kind: NoteKind = "standard"
     if notetype.casefold().startswith("image occlusion") or "image-occlusion:" in fields[0]:
         kind = "image-occlusion"
@@ -179,4 +181,5 @@ def _note(row: list[str], line: int, header: _Header, is_html: bool) -> AnkiNote
         tags=header.tags + tuple(column("tags").split()),
         deck=column("deck"),
         where=f"line {line}",
+        cards=stock_cards(notetype, tuple(fields)) if kind == "standard" else (),
     )

@@ -7,6 +7,10 @@ a table cell) is escaped. Each result is checked by rendering it back
 (:func:`tokdrill.anki.render.markdown_to_html`): when the text a reader sees differs (a line
 that Markdown took for a list or a heading, say), the field is converted again with every
 Markdown character escaped.
+
+What Markdown can say is kept: links with their targets, a non-breaking space between two words
+(as ``&nbsp;``), coloured text as bold (Markdown has no colours; colour is how Anki users mark
+what matters). Each such change is named in :attr:`Converted.changes`.
 """
 
 from __future__ import annotations
@@ -45,6 +49,9 @@ _BLOCK_STARTERS = (
 )
 _SPACE = re.compile(r"\s+")
 _BACKTICKS = re.compile(r"`+")
+_COLOUR = re.compile(r"(?:^|;)\s*color\s*:\s*([^;]+)", re.IGNORECASE)
+_BOLD_TAGS = ("b", "strong")
+_BINDING_SPACE = re.compile(r"(?<=\S)\xa0(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,8 @@ class Converted:
     markdown: str
     media: tuple[str, ...]
     exact: bool
+    changes: tuple[str, ...] = ()
+    """What Markdown could not say as Anki showed it (``colour red on "pair" shown as bold``)."""
 
 
 class _Converter(MarkdownConverter):
@@ -157,6 +166,28 @@ def replace_media(soup: BeautifulSoup) -> list[str]:
     return found
 
 
+def colour_as_bold(soup: BeautifulSoup) -> list[str]:
+    """Wrap each coloured passage (``<font color>``, a ``color:`` style) of ``soup`` in ``<b>``
+    unless it is bold already; return a line per passage saying what became of its colour."""
+    changes: list[str] = []
+    for tag in soup.find_all(["font", "span"]):
+        colour = str(tag.get("color") or "").strip() if tag.name == "font" else ""
+        if not colour and (match := _COLOUR.search(str(tag.get("style") or ""))):
+            colour = match.group(1).strip()
+        text = " ".join(tag.get_text().split())
+        if not colour or not text:
+            continue
+        if tag.find_parent(_BOLD_TAGS) is not None or tag.find(_BOLD_TAGS) is not None:
+            changes.append(f"colour {colour} on {text!r} left out (the text is bold already)")
+            continue
+        bold = soup.new_tag("b")
+        for child in list(tag.contents):
+            bold.append(child.extract())
+        tag.append(bold)
+        changes.append(f"colour {colour} on {text!r} shown as bold")
+    return changes
+
+
 def visible_text(html_or_soup: str | BeautifulSoup) -> str:
     """The characters a reader sees, without whitespace (where lines break and how blocks are
     spaced is layout): what a conversion must keep."""
@@ -172,6 +203,7 @@ def html_to_markdown(html: str) -> Converted:
     for tag in soup.find_all(_DROPPED_TAGS):
         tag.decompose()
     media = replace_media(soup)
+    changes = tuple(colour_as_bold(soup))
     wanted = visible_text(soup)
     markdown = ""
     for escape_misc in (False, True):
@@ -180,10 +212,10 @@ def html_to_markdown(html: str) -> Converted:
         except RecursionError:
             # markdownify recurses once per nesting level: markup nested hundreds deep (never
             # typed by a person) keeps its text, line by line, and loses its formatting
-            return Converted(_plain_markdown(soup), tuple(media), False)
+            return Converted(_plain_markdown(soup), tuple(media), False, changes)
         if visible_text(markdown_to_html(markdown)) == wanted:
-            return Converted(markdown, tuple(media), True)
-    return Converted(markdown, tuple(media), False)
+            return Converted(markdown, tuple(media), True, changes)
+    return Converted(markdown, tuple(media), False, changes)
 
 
 def _plain_markdown(soup: BeautifulSoup) -> str:
@@ -197,7 +229,8 @@ def _plain_markdown(soup: BeautifulSoup) -> str:
 
 def _tidy(markdown: str) -> str:
     """No trailing spaces, no line break that ends a block (Markdown would show a backslash),
-    no non-breaking spaces or runs of blank lines outside code, no blank edges."""
+    no runs of blank lines outside code, no blank edges; outside code a non-breaking space
+    between two words stays (as ``&nbsp;``) and any other becomes a plain space."""
     lines = markdown.strip("\n").split("\n")
     in_code = [False] * len(lines)
     fenced = False
@@ -209,7 +242,10 @@ def _tidy(markdown: str) -> str:
     for index in range(len(lines) - 1, -1, -1):
         if in_code[index]:
             continue
-        line = lines[index].replace("\xa0", " ").rstrip()
+        line = lines[index]
+        if "`" not in line:
+            line = _BINDING_SPACE.sub("&nbsp;", line)
+        line = line.replace("\xa0", " ").rstrip()
         ends_block = index + 1 == len(lines) or not lines[index + 1].strip()
         while ends_block and line.endswith("\\") and not line.endswith("\\\\"):
             line = line[:-1].rstrip()

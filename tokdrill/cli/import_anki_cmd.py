@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--title",
         metavar="TEXT",
-        help="the deck's title (default: the Anki deck's name, or the title it has when replacing)",
+        help="the deck's title (default: the name of the Anki deck holding every note, or the title it has when replacing)",
     )
     parser.add_argument(
         "--from-deck", metavar="NAME", help="import only the notes of this Anki deck and its subdecks ('A::B')"
@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         [f"{card_id}: {name}" for card_id, name in c.media],
     )
     _section(out, "notices:", c.notices)
+    _section(out, f"{len(c.formatting)} coloured passage(s) (Markdown has no colours):", c.formatting)
     changed = sorted(set(c.changed))
     _section(out, f"{len(changed)} card(s) whose formatting may differ from Anki's:", changed)
     drawn = sum(card.drawn_key_points for card in c.cards)
