@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import timedelta
 
+from textual.containers import VerticalScroll
 from textual.widgets import Markdown, TextArea
-from ui_helpers import SIZE, burst
+from ui_helpers import SIZE, SMALL, after_refresh, burst, screen_text
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -186,3 +188,31 @@ async def test_a_typed_answer_typed_in_a_burst_keeps_its_corrections(app: Tokdri
         burst(app, [*"rankx", "backspace", "space", *"ordr", "left", "e", "end", "!"])
         await pilot.pause(0.3)
         assert app.screen.query_one("#typed-answer", TextArea).text == "rank order!"
+
+
+async def test_a_checked_typed_answer_at_80x24_shows_the_model_answer_and_pagedown_scrolls_to_the_rest(
+    app: TokdrillApp, backend: Backend
+) -> None:
+    plain = [c for c in backend.library.all_cards() if re.match(r"[A-Za-z]+ [a-z]+ [a-z]+ ", c.answer)]
+    card = max(plain, key=lambda c: len(c.answer) + 80 * len(c.key_points))  # the longest to check
+    async with app.run_test(size=SMALL) as pilot:
+        app.post_message(OpenCard(card.id))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("t", *"my answer", "ctrl+s")
+        await pilot.pause()
+        await after_refresh(screen)
+        body = screen.query_one("#review-body", VerticalScroll)
+        typed = screen.query_one("#typed-answer", TextArea)
+        first_words = " ".join(card.answer.split()[:3])
+        assert "Key points covered" in screen_text(app) and first_words in screen_text(app)
+        assert "PgDn" in str(screen.query_one("#rate-hint").render())
+        assert body.has_focus and typed.read_only
+        top = body.scroll_y
+        for key in ("pagedown", "down", "space"):  # they scroll the card, never type into the answer
+            await pilot.press(key)
+            await pilot.pause()
+        assert body.scroll_y > top and typed.text == "my answer"
+        await pilot.press("3")
+        assert [r.rating for r in backend.store.reviews(card.id)] == [3]

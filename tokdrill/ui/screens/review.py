@@ -89,6 +89,8 @@ class ReviewScreen(Screen[None]):
             self.query_one(widget_id).add_class("hidden")
         typed = self.query_one("#typed-answer", TextArea)
         typed.load_text("")
+        typed.read_only = False
+        typed.remove_class("-checked")
         typed.set_class(not self.typed_mode or card is None, "hidden")
         if card is None:
             done = len(self.ratings)
@@ -140,10 +142,20 @@ class ReviewScreen(Screen[None]):
         self.query_one("#answer", Markdown).remove_class("hidden")
         self.query_one("#follow-ups", Markdown).set_class(not card.follow_ups, "hidden")
         self.query_one("#references", Static).set_class(not card.references, "hidden")
+        hint = rating_hint(self.backend.preview_intervals(card))
+        body = self.query_one("#review-body", VerticalScroll)
         if self.typed_mode:
+            # the typed answer is done with: it shrinks to its text and the keys scroll the
+            # body, so PageDown brings the model answer below the key points into view
             self._show_key_points(card)
-        self.query_one("#rate-hint", Static).update(rating_hint(self.backend.preview_intervals(card)))
-        self.set_focus(None)
+            typed = self.query_one("#typed-answer", TextArea)
+            typed.read_only = True
+            typed.add_class("-checked")
+            keypoints = self.query_one("#keypoints", Static)
+            self.call_after_refresh(body.scroll_to_widget, keypoints, top=True, animate=False)
+            hint += "   [b]PgDn[/b] more"
+        self.query_one("#rate-hint", Static).update(hint)
+        body.focus()
         self.refresh_bindings()
 
     def _show_key_points(self, card: Card) -> None:
