@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from textual.widgets import Checkbox, Input, Static
-from ui_helpers import SMALL, burst, screen_text, start_drill
+from ui_helpers import SMALL, burst, screen_lines, screen_text, start_drill
 
 from tokdrill.backend import Backend
 from tokdrill.ui.app import TokdrillApp
@@ -95,3 +95,18 @@ async def test_a_burst_of_editing_keys_is_applied_in_the_order_typed(app: Tokdri
         assert backend.setting("new_cards_per_day") == 25
         assert screen.query_one("#field-new_cards_per_day", Input).value == "25"
         assert backend.setting("auto_indent") is False
+
+
+async def test_auto_indent_shows_its_value_in_words_and_mark(app: TokdrillApp, backend: Backend) -> None:
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_settings(app, pilot)
+        box = screen.query_one(Checkbox)
+        assert backend.setting("auto_indent") is False
+        row = next(line for line in screen_lines(app) if FIELDS["auto_indent"] in line)
+        assert row.split(FIELDS["auto_indent"])[1].split() == ["▐", "▌", "off"]  # no X while off
+        box.focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert backend.setting("auto_indent") is True
+        row = next(line for line in screen_lines(app) if FIELDS["auto_indent"] in line)
+        assert row.split(FIELDS["auto_indent"])[1].split()[:2] == ["▐X▌", "on"]

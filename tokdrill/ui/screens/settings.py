@@ -17,6 +17,7 @@ from tokdrill.ui import keymap
 from tokdrill.ui.messages import SettingsChanged
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
+from tokdrill.ui.widgets.on_off import OnOffBox
 
 FIELDS: dict[str, str] = {
     keys.NEW_CARDS_PER_DAY: "New cards per day",
@@ -51,7 +52,7 @@ class SettingsScreen(Screen[None]):
                 with Horizontal(classes="setting-row"):
                     yield Label(label, classes="setting-label")
                     if key == keys.AUTO_INDENT:
-                        yield Checkbox("on", value=value is True, compact=True, id=f"field-{key}")
+                        yield OnOffBox(value is True, id=f"field-{key}")
                     else:
                         yield InOrderInput(field_text(value), compact=True, id=f"field-{key}")
                     yield Static("", id=f"status-{key}", classes="setting-status")
