@@ -11,7 +11,7 @@ import pytest
 import yaml
 from textual.pilot import Pilot
 from textual.widgets import Static
-from ui_helpers import SIZE, SMALL, hold_grading, load, settle, start_drill, submit
+from ui_helpers import SIZE, SMALL, burst, hold_grading, load, settle, start_drill, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -520,3 +520,19 @@ async def test_a_verdict_that_comes_at_once_replaces_the_last_without_a_grading_
             await settle(pilot, lambda: not screen.grading)
             release.clear()
             assert not bar_state.display and "FAILED" in str(screen.results.query_one("#tests").render())
+
+
+async def test_typing_while_paused_resumes_and_keeps_the_keys(app: TokdrillApp, clock: FixedClock) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        timer = screen.query_one(DrillTimer)
+        await pilot.press("d")
+        clock.advance(seconds=10)
+        await pilot.press("ctrl+t")
+        assert not timer.running and screen.editor.read_only
+        clock.advance(seconds=100)
+        burst(app, ["e", "f", "backspace", "f"])  # a fast typist who forgot the pause
+        await pilot.pause(0.3)
+        assert timer.running and not screen.editor.read_only
+        assert screen.editor.text == "def"
+        assert timer.active_seconds() == pytest.approx(10.0)

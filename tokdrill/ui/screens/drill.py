@@ -136,6 +136,7 @@ class DrillScreen(Screen[None]):
         self._show_indent_state()
         self._refresh_status(None)
         self.editor.focus()
+        self.editor.unlock = self._resume_on_typing
         self.set_interval(AUTOSAVE_SECONDS, self.autosave)
         self.set_interval(STATUS_SECONDS, self._tick_status)
         if self.mode == "retype":  # the editor scrolls when the results take its rows, or by keys
@@ -360,7 +361,16 @@ class DrillScreen(Screen[None]):
             return
         running = self.timer.toggle()
         self.editor.read_only = not running
-        self.notify("Timer running" if running else "Paused: the editor is locked until you resume (ctrl+t)", timeout=2)
+        self.notify("Timer running" if running else "Paused: ctrl+t or any typing resumes", timeout=2)
+
+    def _resume_on_typing(self) -> bool:
+        """A key typed while paused resumes the clock and goes in; a finished drill stays locked."""
+        if self.finished or self.timer.running or self.timer.waiting:
+            return False
+        self.timer.start()
+        self.editor.read_only = False
+        self.notify("Resumed: the clock runs again", timeout=2)
+        return True
 
     def action_toggle_indent(self) -> None:
         self.editor.auto_indent = not self.editor.auto_indent

@@ -20,6 +20,7 @@ repaints every row, as TextArea does.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,6 +158,9 @@ class CodeEditor(TextArea):
         self.reference_lines = None if reference is None else reference.split("\n")
         self.pending: PendingIndent | None = None
         self.set_reactive(CodeEditor.auto_indent, auto_indent)
+        self.unlock: Callable[[], bool] | None = None
+        """Asked when a key that edits arrives while the editor is read-only: True when it made
+        the editor writable again (the key then goes in, in its turn)."""
         self.drawing: tuple[object, ...] = ()  # what the line being drawn shows (LinesByContent)
         self._lines = LinesByContent(self)
         self._line_cache = self._lines
@@ -303,6 +307,11 @@ class CodeEditor(TextArea):
             return {}
         return document.query_syntax_tree(query, start, end)  # type: ignore[return-value]
 
+    @staticmethod
+    def _edits(event: events.Key) -> bool:
+        """True for a key that changes the text when the editor is writable."""
+        return event.is_printable or event.key in ("enter", "tab", "backspace", "delete")
+
     def watch_auto_indent(self, on: bool) -> None:
         if not on:
             self.pending = None
@@ -310,7 +319,7 @@ class CodeEditor(TextArea):
     async def on_key(self, event: events.Key) -> None:
         """Typing keys and the editing keys in :data:`IN_ORDER_KEYS` are handled here, in the
         order keys arrive, before TextArea's own handler runs."""
-        if self.read_only:
+        if self.read_only and not (self._edits(event) and self.unlock is not None and self.unlock()):
             return
         key = event.key
         if key == "enter":
