@@ -7,7 +7,7 @@ from datetime import date
 
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Static
-from ui_helpers import SIZE, SMALL, screen_text, submit
+from ui_helpers import SIZE, SMALL, screen_lines, screen_text, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -17,7 +17,7 @@ from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.browse import BrowseScreen
 from tokdrill.ui.screens.dialogs import InterviewDate, ModeChoice
 from tokdrill.ui.screens.help import HelpScreen, bindings_table
-from tokdrill.ui.screens.home import HomeScreen
+from tokdrill.ui.screens.home import READINESS_SHORT, HomeScreen
 from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.screens.stats import StatsScreen
 from tokdrill.ui.widgets.row_list import RowList
@@ -86,14 +86,32 @@ async def test_interview_date_shows_countdown_and_readiness(app: TokdrillApp, ba
         assert "2026-01-19\nin 14 days\nreadiness 0%" in shown
 
 
-async def test_today_shows_and_explains_readiness_at_80x24(app: TokdrillApp, backend: Backend) -> None:
+async def test_today_at_80x24_gives_up_next_its_rows_and_says_where_readiness_is_explained(
+    app: TokdrillApp, backend: Backend
+) -> None:
     backend.set_interview_date(date(2026, 1, 19))
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
-        text = screen_text(app)
+        screen = app.screen
+        assert isinstance(screen, HomeScreen) and screen.today is not None
+        lines = screen_lines(app)
+        text = "\n".join(lines)
         assert "readiness 0%" in text and "in 14 days" in text
-        assert " ".join(text.split()).find(" ".join(backend.readiness_explanation().split())) >= 0
-        assert "Weakest now:" in text and "Up next" in text
+        assert [line.strip() for line in lines if "Readiness" in line] == [READINESS_SHORT]  # one row
+        weakest = screen.today.weakest[:3]
+        start = next(i for i, line in enumerate(lines) if "Weakest now:" in line)
+        for offset, item in enumerate(weakest):  # each on a row of its own, from its start
+            assert item[:20] in lines[start + offset]
+        top = next(i for i, line in enumerate(lines) if "Up next" in line)
+        bottom = next(i for i in range(top + 1, len(lines)) if lines[i].lstrip().startswith("╰"))
+        rows = lines[top + 1 : bottom]
+        assert len(rows) >= max(5, len(screen.today.queue))  # the welcome above too, on a first run
+        for number, item in enumerate(screen.today.queue):  # one row each, from the top
+            assert item.title in rows[number]
+        await pilot.resize_terminal(120, 36)
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())  # room for the whole explanation
+        assert " ".join(backend.readiness_explanation().split()) in text
 
 
 async def test_f1_explains_readiness_as_today_and_the_cli_do(app: TokdrillApp, backend: Backend) -> None:

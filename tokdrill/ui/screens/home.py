@@ -21,17 +21,36 @@ WELCOME = (
 )
 
 
-def readiness_text(explanation: str) -> Text:
-    """What the readiness figure means and what raises it."""
-    return Text(explanation, style="dim")
+READINESS_SHORT = "Readiness is what you would recall on the interview morning; F1 explains it."
+TALL = 30
+"""Rows from which Today has room for readiness's whole explanation (F1 always shows it)."""
+
+
+def readiness_text(explanation: str, *, tall: bool = True) -> Text:
+    """What the readiness figure means and what raises it; on a short screen one line that says
+    where the whole explanation is, so that Up next keeps its rows."""
+    if tall:
+        return Text(explanation, style="dim")
+    return Text(READINESS_SHORT, style="dim", no_wrap=True, overflow="ellipsis")
 
 
 def weakest_text(today: Today) -> Text:
-    """One line naming the weakest items (cut with an ellipsis when the line is too short)."""
+    """The weakest items, one line each (each cut with an ellipsis when it is too long)."""
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append("Weakest now: ", style="bold")
-    out.append(" · ".join(today.weakest[:3]))
+    label = "Weakest now: "
+    for number, item in enumerate(today.weakest[:3]):
+        out.append("\n" + " " * len(label) if number else label, style="bold")
+        out.append(item)
     return out
+
+
+def queue_label(icon: str, title: str, detail: str) -> Text:
+    """One Up next row: kept to one line (cut with an ellipsis), so that every item has a row."""
+    label = Text(no_wrap=True, overflow="ellipsis")
+    label.append(f"{icon} ", style="bold")
+    label.append(title)
+    label.append(f"   {detail}", style="dim")
+    return label
 
 
 class HomeScreen(Screen[None]):
@@ -97,7 +116,7 @@ class HomeScreen(Screen[None]):
             when = "today" if days == 0 else ("passed" if days < 0 else f"in {plural(days, 'day')}")
             interview.append(f"{today.interview_date.isoformat()}\n{when}\n")
             interview.append(f"readiness {percent(today.readiness)}", style="bold cyan")
-            readiness.update(readiness_text(backend.readiness_explanation()))
+            self._show_readiness()
             readiness.display = today.readiness is not None
         weakest = self.query_one("#weakest", Static)
         weakest.update(weakest_text(today))
@@ -111,11 +130,7 @@ class HomeScreen(Screen[None]):
         queue.clear_options()
         for item in today.queue:
             icon = "⌨" if item.kind == "drill" else "❏"
-            label = Text()
-            label.append(f"{icon} ", style="bold")
-            label.append(item.title)
-            label.append(f"   {item.detail}", style="dim")
-            queue.add_option(Option(label, id=f"{item.kind}:{item.item_id}"))
+            queue.add_option(Option(queue_label(icon, item.title, item.detail), id=f"{item.kind}:{item.item_id}"))
         if not today.queue:
             queue.add_option(
                 Option(Text("Nothing due. Press d to pick any drill, or F3 to browse.", style="dim"), disabled=True)
@@ -132,6 +147,14 @@ class HomeScreen(Screen[None]):
                     style="yellow",
                 )
             )
+
+    def _show_readiness(self) -> None:
+        tall = self.size.height >= TALL
+        self.query_one("#readiness", Static).update(readiness_text(self.backend.readiness_explanation(), tall=tall))
+
+    def on_resize(self) -> None:
+        if self.today is not None and self.today.interview_date is not None:
+            self._show_readiness()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
