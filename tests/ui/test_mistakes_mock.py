@@ -77,6 +77,10 @@ async def test_a_whole_mock_round_is_recorded_and_listed_in_stats(backend: Backe
         assert card.scheduled[0].startswith("Drill ") and len(card.scheduled) >= 1 + len(mock.cards)
         shown = str(mock.query_one("#scorecard-text", Static).render())
         assert "Concepts missed" in shown and "Now scheduled" in shown
+        follow_ups = [view for view in card.answers if view.answer.follow_up is not None]
+        assert follow_ups and any(len(view.model_answer) > 200 for view in follow_ups)
+        for view in follow_ups:  # every model answer whole, however long
+            assert " ".join(view.model_answer.split()) in " ".join(shown.split())
         backend.store  # noqa: B018 - the queued writes applied
         (stored,) = backend.store.mock_rounds()
         assert stored.answers == card.mock.answers

@@ -71,8 +71,7 @@ def scorecard_text(card: MockScorecard) -> Text:
                 out.append(" · missed: " + "; ".join(view.missed_points), style="dim")
             out.append("\n")
         else:
-            model = " ".join(view.model_answer.split())
-            out.append(f"   model answer: {model[:200]}{'…' if len(model) > 200 else ''}\n", style="dim")
+            out.append(f"   model answer: {' '.join(view.model_answer.split())}\n", style="dim")  # whole
     out.append("\nConcepts missed  ", style="bold")
     out.append(
         ", ".join(mock.concepts_missed) if mock.concepts_missed else "none",
