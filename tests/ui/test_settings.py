@@ -3,13 +3,14 @@ kept, a refused value says why and changes nothing, and what changes takes effec
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from textual.widgets import Checkbox, Input, Static
 from ui_helpers import SMALL, burst, screen_lines, screen_text, start_drill
 
 from tokdrill.backend import Backend
 from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.screens.dialogs import InterviewDate
 from tokdrill.ui.screens.home import HomeScreen
 from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.screens.settings import FIELDS, SettingsScreen
@@ -110,3 +111,33 @@ async def test_auto_indent_shows_its_value_in_words_and_mark(app: TokdrillApp, b
         assert backend.setting("auto_indent") is True
         row = next(line for line in screen_lines(app) if FIELDS["auto_indent"] in line)
         assert row.split(FIELDS["auto_indent"])[1].split()[:2] == ["▐X▌", "on"]
+
+
+async def test_a_past_interview_date_is_refused_in_settings_and_on_today(app: TokdrillApp, backend: Backend) -> None:
+    today = backend.local_day(backend.clock.now())
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_settings(app, pilot)
+        field = screen.query_one("#field-interview_date", Input)
+        field.focus()
+        await pilot.pause()
+        field.value = "2020-01-01"
+        await pilot.press("enter")
+        assert backend.interview_date() is None
+        assert "2020-01-01 has passed" in str(screen.query_one("#status-interview_date", Static).render())
+        await pilot.press("escape")  # refused: still here
+        assert app.screen is screen
+        field.value = ""
+        await pilot.press("escape")
+        await pilot.press("i")
+        dialog = app.screen
+        assert isinstance(dialog, InterviewDate)
+        date_field = dialog.query_one(Input)
+        assert date.fromisoformat(date_field.placeholder) > today  # the example is a day to come
+        date_field.value = (today - timedelta(days=1)).isoformat()
+        await pilot.press("enter")
+        assert app.screen is dialog and backend.interview_date() is None
+        assert "has passed" in str(dialog.query_one("#date-error", Static).render())
+        date_field.value = today.isoformat()  # the day itself is fine
+        await pilot.press("enter")
+        await pilot.pause()
+        assert backend.interview_date() == today

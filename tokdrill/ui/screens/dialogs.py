@@ -3,7 +3,7 @@ interview date, problems. Each fits an 80x24 terminal whole."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -127,20 +127,35 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(yes)
 
 
+def interview_date_problem(day: date, today: date) -> str | None:
+    """Why ``day`` cannot be the interview date when it is ``today`` (None when it can)."""
+    if day < today:
+        return f"{day.isoformat()} has passed: pick today ({today.isoformat()}) or a later day"
+    return None
+
+
+def example_date(today: date) -> str:
+    """A date to show as an example: four weeks from ``today``."""
+    return (today + timedelta(days=28)).isoformat()
+
+
 class InterviewDate(ModalScreen[date | None]):
-    """Ask for the interview date (YYYY-MM-DD); empty clears it."""
+    """Ask for the interview date (YYYY-MM-DD, today or later); empty clears it."""
 
     BINDINGS = keymap.CLOSE
 
-    def __init__(self, current: date | None) -> None:
+    def __init__(self, current: date | None, today: date) -> None:
         super().__init__()
         self.current = current
+        self.today = today
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("[b]Interview date[/b] (YYYY-MM-DD, empty to clear, Enter to save)")
             yield InOrderInput(
-                value=self.current.isoformat() if self.current else "", placeholder="2026-03-01", id="date"
+                value=self.current.isoformat() if self.current else "",
+                placeholder=example_date(self.today),
+                id="date",
             )
             yield Static("", id="date-error", classes="error")
         yield FittingFooter()
@@ -150,10 +165,17 @@ class InterviewDate(ModalScreen[date | None]):
         if not text:
             self.dismiss(None)
             return
+        error = self.query_one("#date-error", Static)
         try:
-            self.dismiss(datetime.strptime(text, "%Y-%m-%d").date())
+            day = datetime.strptime(text, "%Y-%m-%d").date()
         except ValueError:
-            self.query_one("#date-error", Static).update(f"{text!r} is not a date like 2026-03-01")
+            error.update(Text(f"{text!r} is not a date like {example_date(self.today)}"))
+            return
+        problem = interview_date_problem(day, self.today)
+        if problem is not None:
+            error.update(problem)
+            return
+        self.dismiss(day)
 
     def action_close(self) -> None:
         self.dismiss(self.current)

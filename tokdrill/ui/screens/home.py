@@ -185,7 +185,7 @@ class HomeScreen(Screen[None]):
             backend.set_interview_date(day)
             self.refresh_today()
 
-        self.app.push_screen(InterviewDate(backend.interview_date()), done)
+        self.app.push_screen(InterviewDate(backend.interview_date(), backend.local_day(backend.clock.now())), done)
 
     def action_problems(self) -> None:
         from tokdrill.ui.screens.dialogs import Problems

@@ -4,6 +4,8 @@ same as ``tokdrill config`` does; a refused value says why beside the field and 
 
 from __future__ import annotations
 
+from datetime import date
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,6 +17,7 @@ from tokdrill.backend import Backend
 from tokdrill.progress import settings as keys
 from tokdrill.ui import keymap
 from tokdrill.ui.messages import SettingsChanged
+from tokdrill.ui.screens.dialogs import interview_date_problem
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
 from tokdrill.ui.widgets.on_off import OnOffBox
@@ -71,6 +74,12 @@ class SettingsScreen(Screen[None]):
         except ValueError as exc:
             status.update(Text(f"✗ {exc}", style="bold red"))
             return False
+        if key == keys.INTERVIEW_DATE and isinstance(value, str) and value != self.backend.setting(key):
+            today = self.backend.local_day(self.backend.clock.now())
+            problem = interview_date_problem(date.fromisoformat(value), today)
+            if problem is not None:
+                status.update(Text(f"✗ {problem}", style="bold red"))
+                return False
         if value != self.backend.setting(key):
             self.backend.set_setting(key, value)
             status.update(Text("✓ saved", style="green"))
