@@ -1,6 +1,7 @@
-"""Browse from the keyboard: type to search, Enter goes to the results, a fresh list when you come
-back from an item, and keys typed in a fast burst all reach the search; searching as you type
-answers as a fresh search would, and rows are plain text in aligned columns."""
+"""Browse from the keyboard: type to search, one Enter opens the first result, the search and the
+row are kept when you come back from an item, and keys typed in a fast burst all reach the
+search; searching as you type answers as a fresh search would, and rows are plain text (Markdown
+read as text) in aligned columns."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from textual.widgets import Input, Select
 from ui_helpers import SMALL, burst, settle
 
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.screens.browse import BrowseScreen, Columns, Entry, Search, filter_entries
+from tokdrill.ui.screens.browse import BrowseScreen, Columns, Entry, Search, entries, filter_entries, plain_text
 from tokdrill.ui.screens.dialogs import ModeChoice
-from tokdrill.ui.screens.drill import DrillScreen
+from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.widgets.row_list import RowList
 
 
@@ -26,31 +27,20 @@ async def open_browse(app: TokdrillApp, pilot) -> BrowseScreen:  # type: ignore[
     return screen
 
 
-async def test_enter_in_the_search_box_moves_to_the_first_result(app: TokdrillApp) -> None:
+async def test_one_enter_in_the_search_box_opens_the_first_result_and_down_moves_to_the_rows(
+    app: TokdrillApp,
+) -> None:
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_browse(app, pilot)
         await pilot.press("slash", *"unicode", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ModeChoice) and app.screen.drill.id == "bytes-to-unicode"
+        await pilot.press("escape", "down")  # a dialog closing keeps the search box and its query
         table = screen.query_one(RowList)
-        assert table.has_focus and table.cursor == 0
-        assert table.cursor_key == "drill:bytes-to-unicode"
-        await pilot.press("enter")  # and Enter again opens it
-        assert isinstance(app.screen, ModeChoice)
-
-
-async def test_enter_twice_in_a_burst_opens_the_first_result(app: TokdrillApp) -> None:
-    """The second Enter reaches the search box before focus has moved to the results; it still
-    opens the first row, as it would a moment later."""
-    async with app.run_test(size=SMALL) as pilot:
-        await open_browse(app, pilot)
-        await pilot.press("slash", *"unicode")
-        burst(app, ["enter", "enter"])
-        await settle(pilot, lambda: isinstance(app.screen, ModeChoice))
-        await pilot.press("escape")
-        await pilot.press("slash")  # back in the box: Enter moves to the results again, nothing opens
+        assert table.has_focus and table.cursor_key == "drill:bytes-to-unicode"
+        await pilot.press("down", "enter")
         await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, BrowseScreen) and app.screen.query_one(RowList).has_focus
+        assert app.screen is not screen and table.cursor == 1
 
 
 async def test_letters_that_are_keys_elsewhere_type_into_the_search(app: TokdrillApp) -> None:
@@ -62,21 +52,37 @@ async def test_letters_that_are_keys_elsewhere_type_into_the_search(app: Tokdril
         assert screen.query_one(Input).value == "drop"
 
 
-async def test_the_search_is_cleared_when_you_come_back_from_an_item(app: TokdrillApp) -> None:
+async def test_the_search_and_the_opened_row_are_kept_when_you_come_back_from_an_item(app: TokdrillApp) -> None:
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_browse(app, pilot)
-        await pilot.press(*"unicode", "enter", "enter")
-        assert isinstance(app.screen, ModeChoice)
-        await pilot.press("escape")  # a dialog closing keeps the search
-        assert screen.query_one(Input).value == "unicode"
-        await pilot.press("enter", "r")
+        await pilot.press(*"unicode")
+        table = screen.query_one(RowList)
+        card = next(i for i, key in enumerate(table.keys) if key.startswith("card:"))
+        await pilot.press("down", *["down"] * card, "enter")  # Down into the rows, then to the first card
         await pilot.pause()
-        assert isinstance(app.screen, DrillScreen)
+        opened = table.cursor_key
+        assert opened == table.keys[card] and isinstance(app.screen, ReviewScreen)
+        shown = list(table.keys)
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
-        assert screen.query_one(Input).value == ""
-        assert screen.query_one(RowList).row_count == len(screen.rows)
+        assert screen.query_one(Input).value == "unicode" and list(table.keys) == shown
+        assert table.has_focus and table.cursor_key == opened
+        await pilot.press("escape")  # from the rows, Esc leaves Browse; the next visit starts afresh
+        await pilot.pause()
+        assert app.screen is not screen
+
+
+async def test_titles_show_markdown_as_the_text_it_reads_as(app: TokdrillApp) -> None:
+    rows = {row.item_id: row for row in entries(app.backend.library)}
+    for card in app.backend.library.all_cards():
+        title = rows[card.id].title
+        assert "**" not in title and "\\(" not in title and "\n" not in title, (card.id, title)
+    assert plain_text("GPT-2 maps bytes to **printable** characters") == "GPT-2 maps bytes to printable characters"
+    assert plain_text("What is \\\\(\\log\\_2 e\\\\)?\n\nSee `x_y` and [docs](https://a.org).") == (
+        "What is \\(\\log_2 e\\)? See x_y and docs."
+    )
+    assert plain_text("Picture \\[image: a.png] here") == "Picture [image: a.png] here"
 
 
 @pytest.mark.parametrize("opener", ["f3", "d"])

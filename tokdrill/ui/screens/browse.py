@@ -1,4 +1,6 @@
-"""Browse every drill and card: search as you type, filter by tag, Enter opens the row.
+"""Browse every drill and card: search as you type, filter by tag, Enter opens the row (in the
+search box, the first row; Down moves to the rows). Coming back from an item keeps the search
+and the cursor on the item. Titles show Markdown as text (``**printable**`` as ``printable``).
 
 A long list (thousands of cards) goes into the list a page at a time: the first page at once,
 the next whenever the cursor comes near the end of what is loaded. A short list goes in whole."""
@@ -8,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import events
@@ -58,6 +62,27 @@ class Entry:
         )
 
 
+_MARKDOWN = MarkdownIt("commonmark")
+
+
+def plain_text(markdown: str) -> str:
+    """What ``markdown`` reads as, on one line: emphasis, escapes and link syntax dropped, code
+    and link text kept."""
+    parts: list[str] = []
+
+    def walk(tokens: list[Token]) -> None:
+        for token in tokens:
+            if token.children:
+                walk(token.children)
+            elif token.type in ("text", "code_inline", "code_block", "fence", "html_inline"):
+                parts.append(token.content)
+            elif token.type in ("softbreak", "hardbreak", "paragraph_close", "heading_close"):
+                parts.append(" ")
+
+    walk(_MARKDOWN.parse(markdown))
+    return " ".join("".join(parts).split())
+
+
 def entries(library: Library) -> list[Entry]:
     """Every drill, then every card, as browse rows."""
     rows = []
@@ -77,7 +102,7 @@ def entries(library: Library) -> list[Entry]:
     for deck in library.decks.values():
         for card in deck.cards:
             text = " ".join((card.id, card.question, deck.id, " ".join(card.tags))).lower()
-            rows.append(Entry("card", card.id, card.question.strip().replace("\n", " "), deck.id, card.tags, "", text))
+            rows.append(Entry("card", card.id, plain_text(card.question), deck.id, card.tags, "", text))
     return rows
 
 
@@ -172,7 +197,7 @@ class BrowseScreen(Screen[None]):
         super().__init__()
         self.backend = backend
         self._left_for_item = False
-        self._to_results = False  # Enter in the search box has sent focus to the results, not yet there
+        self._opened_key: str | None = None  # the row last opened, for the cursor on coming back
         self.shown: list[Entry] = []  # what the search and tag select, loaded into the list or not
         self._opened = False  # mounted: typed keys go to the search box from now on
         self._typed_early = ""  # keys typed while it opened, the start of a search
@@ -223,37 +248,31 @@ class BrowseScreen(Screen[None]):
         self.refill()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the search box moves to the results, on the first row; an Enter that reaches
-        the box before focus has moved (a fast second Enter) opens that row, as it would there."""
+        """Enter in the search box opens the first row (Down moves to the rows instead)."""
         table = self.query_one(RowList)
-        if self._to_results:
+        if table.row_count:
+            table.cursor = 0
             table.action_select()
-            return
-        self._to_results = True
-        table.cursor = 0
-        table.focus()
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self._to_results = False
 
     def on_screen_suspend(self) -> None:
         self._left_for_item = not isinstance(self.app.screen, ModalScreen)
 
     def on_screen_resume(self) -> None:
-        """Back from a drill or card: a fresh, unfiltered list (a dialog closing keeps it)."""
+        """Back from a drill or card: the same search, the cursor on the row that was opened."""
         if not self._left_for_item:
             return
         self._left_for_item = False
-        search = self.query_one("#search", Input)
-        if search.value:
-            search.value = ""
-            self.refill()
-        self.query_one(RowList).focus()
+        table = self.query_one(RowList)
+        keys = list(table.keys)
+        if self._opened_key in keys:
+            table.cursor = keys.index(self._opened_key)
+        self.set_focus(table)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.refill()
 
     def on_row_list_selected(self, event: RowList.Selected) -> None:
+        self._opened_key = event.key
         kind, _, item_id = event.key.partition(":")
         if kind == "drill":
             self.post_message(OpenDrill(item_id))
@@ -265,7 +284,13 @@ class BrowseScreen(Screen[None]):
         nothing has focus goes into the search box, at the end of the query (one typed while the
         screen opens starts the query). The app asks before it sends the key on, so every key of
         a burst reaches the box in the order typed. A key the screen binds (``/``, see
-        :meth:`action_search`) or the focused widget binds (space opens the select) is theirs."""
+        :meth:`action_search`) or the focused widget binds (space opens the select) is theirs.
+        Down in the search box moves to the rows, on the first."""
+        if event.key == "down" and self._opened and self.focused is self.query_one("#search", Input):
+            table = self.query_one(RowList)
+            table.cursor = 0
+            self.set_focus(table)
+            return True
         if not event.is_printable or not event.character or event.key in self._bindings.key_to_bindings:
             return False
         if not self._opened:
