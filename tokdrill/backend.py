@@ -173,6 +173,8 @@ class Backend:
         self._symbols_lock = threading.Lock()
         self._catalog: Catalog = catalog_from_library(library)
         self._extra_new: tuple[date | None, int] = (None, 0)
+        # what open() loaded content from: the --content folders and --data-dir
+        self._content_sources: tuple[list[str], str | os.PathLike[str] | None] | None = None
 
     @property
     def store(self) -> Store:
@@ -219,7 +221,50 @@ class Backend:
         problems = [str(error) for error in library.errors]
         progress, store_problems = ProgressKeeper.open(locations.database_path(data_dir), clock)
         problems.extend(store_problems)
-        return cls(library, progress, clock, problems)
+        backend = cls(library, progress, clock, problems)
+        backend._content_sources = (list(content_dirs or []), data_dir)
+        return backend
+
+    # ------------------------------------------------------------------- content on disk
+    def content_signature(self) -> tuple[tuple[str, int, int], ...]:
+        """Each user content file (``--content``, ``TOKDRILL_CONTENT``, the data folder's
+        ``content/``) with its modification time and size: it changes when a deck is imported
+        or edited while the app runs. A few stat calls; safe from a worker thread."""
+        if self._content_sources is None:
+            return ()
+        from tokdrill.content.loader import content_files
+
+        cli_dirs, data_dir = self._content_sources
+        found = []
+        for entry in locations.extra_content_dirs(cli_dirs, data_dir):
+            for path in content_files(entry) if entry.is_dir() else [entry]:
+                try:
+                    info = path.stat()
+                except OSError:
+                    continue
+                found.append((str(path), info.st_mtime_ns, info.st_size))
+        return tuple(found)
+
+    def load_content(self) -> Library:
+        """The content as the files hold it now (loaded as :meth:`open` loads it); from a
+        worker thread, then handed to :meth:`use_content` on the UI thread."""
+        from tokdrill.content import load_library
+
+        cli_dirs, data_dir = self._content_sources or ([], None)
+        return load_library(
+            locations.extra_content_dirs(cli_dirs, data_dir),
+            cache_dir=locations.cache_dir(data_dir),
+            check_symbols=False,
+        )
+
+    def use_content(self, library: Library) -> None:
+        """Use ``library`` from now on (progress and settings stay as they are); its content
+        problems replace those of the content it replaces."""
+        old = {str(error) for error in self.library.errors}
+        kept = [problem for problem in self.problems if problem not in old]
+        self.library = library
+        self._catalog = catalog_from_library(library)
+        self.problems = [str(error) for error in library.errors] + kept
 
     def close(self) -> StoreStatus:
         """Stop the warm grader, write what is pending (a couple of seconds at most; the rest

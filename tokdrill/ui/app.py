@@ -20,11 +20,20 @@ from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
 from tokdrill.backend import Backend
+from tokdrill.content.model import Library
 from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.ui import heap, keymap
 from tokdrill.ui.heap import HeapSettler
-from tokdrill.ui.messages import GradeFailed, GradeFinished, OpenCard, OpenDrill, SettingsChanged, StoreStatusChanged
+from tokdrill.ui.messages import (
+    ContentChanged,
+    GradeFailed,
+    GradeFinished,
+    OpenCard,
+    OpenDrill,
+    SettingsChanged,
+    StoreStatusChanged,
+)
 from tokdrill.ui.widgets.in_order import RoutesKeys
 
 if TYPE_CHECKING:
@@ -39,6 +48,7 @@ def content_commands() -> type[Provider]:
 
 
 SYMBOL_CHECK_DELAY = 0.5  # seconds after mount before drill symbols are checked in a worker
+CONTENT_CHECK_SECONDS = 2.0  # how often the user's content files are looked at (a few stat calls)
 STATS = "stats"  # the name the Stats screen is installed under (it is kept between visits)
 
 
@@ -72,6 +82,9 @@ class TokdrillApp(App[None]):
         self._announce_problems(self.backend.problems)
         # once start-up has settled, so that it does not compete with the first frames
         self.set_timer(SYMBOL_CHECK_DELAY, self.check_symbols)
+        # a deck imported (`tokdrill import-anki`) or edited while the app runs shows up in it
+        self._content_seen = self.backend.content_signature()
+        self.set_interval(CONTENT_CHECK_SECONDS, self.look_for_content)
         if self.start_action is not None:  # `tokdrill mock` opens on the mock round
             self.call_later(self.run_action, self.start_action)
         # collect and freeze the heap once each screen has settled (see tokdrill.ui.heap)
@@ -125,6 +138,20 @@ class TokdrillApp(App[None]):
         found = self.backend.check_symbols() + self.backend.check_sandbox()
         if found:
             self.call_from_thread(self._add_problems, found)
+
+    @work(thread=True, exclusive=True, group="content-files")
+    def look_for_content(self) -> None:
+        """Load the content again when its files changed since it was last loaded."""
+        seen = self.backend.content_signature()
+        if seen != self._content_seen:
+            self.call_from_thread(self._use_content, self.backend.load_content(), seen)
+
+    def _use_content(self, library: Library, seen: tuple[tuple[str, int, int], ...]) -> None:
+        self._content_seen = seen
+        self.backend.use_content(library)
+        for screen in self.screen_stack:
+            screen.post_message(ContentChanged())
+        self.notify("Content files changed: loaded again.", timeout=3)
 
     def _add_problems(self, found: list[str]) -> None:
         self._announce_problems(found)

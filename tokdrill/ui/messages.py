@@ -47,6 +47,10 @@ class OpenCard(Message):
         self.card_id = card_id
 
 
+class ContentChanged(Message):
+    """Content files changed on disk (a deck imported while the app runs) and were loaded."""
+
+
 class SettingsChanged(Message):
     """Settings were saved; screens showing what they affect refresh."""
 

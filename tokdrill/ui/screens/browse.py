@@ -26,7 +26,7 @@ from tokdrill.clock import clock_text
 from tokdrill.content.model import Library
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import shorten
-from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.messages import ContentChanged, OpenCard, OpenDrill
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
 from tokdrill.ui.widgets.row_list import RowList
@@ -202,11 +202,14 @@ class BrowseScreen(Screen[None]):
         self._opened = False  # mounted: typed keys go to the search box from now on
         self._typed_early = ""  # keys typed while it opened, the start of a search
 
-    def compose(self) -> ComposeResult:
-        library = self.backend.library
-        self.rows = entries(library)
+    def _read_rows(self) -> None:
+        self.rows = entries(self.backend.library)
         self.search = Search(self.rows)
         self.columns = Columns(self.rows)
+
+    def compose(self) -> ComposeResult:
+        library = self.backend.library
+        self._read_rows()
         yield Static("[b]Browse[/b] · every drill and card", id="browse-title")
         with Horizontal(id="browse-filters"):
             yield InOrderInput(placeholder="search (/ or just type)", id="search", select_on_focus=False)
@@ -236,6 +239,12 @@ class BrowseScreen(Screen[None]):
         self.query_one("#browse-count", Static).update(
             f"{len(shown)} of {len(self.rows)} shown · Enter opens", layout=False
         )
+
+    def on_content_changed(self, message: ContentChanged) -> None:
+        """Content was loaded again: the rows anew, the search and tag kept."""
+        self._read_rows()
+        self.query_one(RowList).heading = self.columns.heading()
+        self.refill()
 
     def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
         """Near the end of what is loaded of a long list: load the next page."""

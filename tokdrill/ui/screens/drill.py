@@ -458,3 +458,4 @@ class DrillScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.save_draft()
+        self.editor.unlock = None  # the editor holds no way back to a closed screen

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 from tokdrill.backend import Backend, Today
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural
-from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.messages import ContentChanged, OpenCard, OpenDrill
 from tokdrill.ui.widgets.footer import FittingFooter
 
 WELCOME = (
@@ -147,6 +147,9 @@ class HomeScreen(Screen[None]):
                     style="yellow",
                 )
             )
+
+    def on_content_changed(self, message: ContentChanged) -> None:
+        self.refresh_today()
 
     def _show_readiness(self) -> None:
         tall = self.size.height >= TALL
