@@ -10,11 +10,18 @@ pointing at a fresh temporary folder, types with ``tmux send-keys`` and reads th
 - the first-run Today screen;
 - a retype drill typed part way (the reference keeps the line being typed beside the cursor),
   left with Esc before any submit;
+- the draft restored (y): every character of every reference line shows in the pane, paged
+  through with alt+up and alt+down;
 - the draft restored, a failing submit (failures visible), the results scrolled with ctrl+down
   and shift+PageUp while the editor keeps focus, then Esc after the submit;
 - give up: F9, n keeps working with the code in place, F9 again and y gives up keeping the draft;
 - restore after ``kill -9`` of the app mid-typing: the draft comes back after a restart;
-- review with typed answers across two cards (typed mode does not carry over to the next card);
+- pause with ctrl+t, then typing resumes the clock and the keys go in;
+- review with typed answers across two cards (typed mode does not carry over to the next card),
+  the model answer under the key points and PageDown scrolling to the rest;
+- a past interview date refused on Today;
+- a Browse search round trip: a card opened from the results, the search and row kept on return;
+- a deck imported with ``tokdrill import-anki`` while the app runs, found in Browse;
 - a setting changed in the settings screen, still there after a restart;
 - a mock interview round (drill, questions, follow-ups, scorecard) and the Mistakes screen.
 
@@ -228,21 +235,14 @@ def reference_beside(screen: str, line: int) -> bool:
 
 
 def open_drill(d: Drive, mode_key: str = "r") -> None:
-    """Browse, search for the drill, open it and pick the mode (a draft may then be offered)."""
+    """Browse, search for the drill, open it with one Enter and pick the mode (a draft may then
+    be offered)."""
     d.keys("F3")
-    d.wait_for("shown")
+    d.wait_for("every drill and card", "shown")
     d.keys("/")  # into the search box first, as the footer says (keys are handled in order)
     d.tmux("send-keys", "-t", d.session, "-l", "unicode")
     d.wait_until(lambda s: first_row(s).startswith(f"drill  {DRILL_TITLE}"), "the drill on top of Browse")
-    header = next(i for i, line in enumerate(d.screen().splitlines()) if "title / question" in line)
-    unfocused = d.background(header + 1)  # the first result: the cursor of a table without focus
-    d.keys("Enter")  # the search box hands over to the first row
-    deadline = time.monotonic() + TIMEOUT
-    while d.background(header + 1) == unfocused:  # until drawn as the cursor of the focused table
-        if time.monotonic() > deadline:
-            raise DriveFailed("Enter in the search box did not move to the results")
-        time.sleep(POLL)
-    d.keys("Enter")
+    d.keys("Enter")  # the search box opens the first row
     d.wait_for("From memory")
     d.keys(mode_key)
     d.wait_gone("From memory: write it")
@@ -280,6 +280,68 @@ def flow_leave_before_submit(d: Drive) -> None:
     d.shot("drill-retype-mid", shown)
     d.shot("today-after-esc", leave_to_today(d))  # before any submit: one press leaves
     d.check(d.saved_draft() is not None, "Esc keeps the draft", d.screen())
+
+
+SCROLL_BAR = " ▁▂▃▄▅▆▇█▔▏▎▍▊▌▐"
+
+
+def reference_lines_shown(screen: str, count: int) -> tuple[dict[int, str], int]:
+    """The lines of a ``count``-line reference wholly on ``screen`` (1-based number -> the
+    characters shown, rows of a wrapped line joined, spaces dropped), and the last line number
+    on it. A line's first row carries its number right-aligned in the gutter; the rows it wraps
+    onto have a blank gutter (so code that starts with a digit is not taken for a number)."""
+    width = len(str(count))
+    rows: list[tuple[int | None, str]] = []
+    for left, _right in panes(screen):
+        gutter, code = left[: width + 2], left[width + 2 :]
+        number = int(gutter) if gutter.strip().isdigit() else None
+        rows.append((number, code.rstrip(SCROLL_BAR)))
+    whole: dict[int, str] = {}
+    last = 0
+    for index, (number, code) in enumerate(rows):
+        if number is None:
+            continue
+        last = number
+        parts = [code]
+        for later, more in rows[index + 1 :]:
+            if later is not None:
+                break
+            parts.append(more)
+        else:  # the pane ends: the last line is whole (blank rows follow it), any other may go on
+            if number < count:
+                continue
+        whole[number] = "".join("".join(parts).split())
+    return whole, last
+
+
+def flow_restored_reference_is_whole(d: Drive) -> None:
+    """The draft restored with y: the reference pane, paged from top to bottom, shows every
+    character of every line (none lost under the scroll bar)."""
+    open_drill(d)
+    d.wait_for("Unfinished retype draft found", "y restore")
+    d.keys("y")
+    shown = d.wait_gone("Unfinished retype draft found")
+    lines = reference_code(DRILL).rstrip("\n").split("\n")
+    d.keys(*["M-Up"] * 8)
+    count = len(lines)
+    shown = d.wait_until(lambda s: reference_lines_shown(s, count)[0].get(1) is not None, "reference line 1")
+    d.shot("drill-restored-reference", shown)
+    checked: set[int] = set()
+    for _page in range(len(lines)):
+        whole, last = reference_lines_shown(shown, count)
+        for number, got in whole.items():
+            want = "".join(lines[number - 1].split())
+            d.check(got == want, f"reference line {number} shows {got!r} for {want!r}", shown)
+            checked.add(number)
+        if last >= len(lines):
+            break
+        d.keys("M-Down")
+        shown = d.wait_until(
+            lambda s, last=last: reference_lines_shown(s, count)[1] > last, "the next page of the reference"
+        )
+    missing = sorted(set(range(1, len(lines) + 1)) - checked)
+    d.check(not missing, f"every reference line was shown whole (not: {missing[:5]})", shown)
+    leave_to_today(d)
 
 
 def flow_failed_submit_and_scroll(d: Drive) -> None:
@@ -356,6 +418,22 @@ def flow_restore_after_kill(d: Drive) -> None:
     leave_to_today(d)
 
 
+def flow_pause_then_type(d: Drive) -> None:
+    """ctrl+t pauses; a key typed while paused resumes the clock and goes in."""
+    open_drill(d)
+    d.wait_for("Unfinished retype draft found")
+    d.keys("y")
+    d.wait_gone("Unfinished retype draft found")
+    d.type_text("#p")
+    d.wait_for("#p")
+    d.keys("C-t")
+    d.shot("drill-paused", d.wait_for("paused", "any typing resumes"))
+    d.tmux("send-keys", "-t", d.session, "-l", "q")
+    shown = d.wait_until(lambda s: "#pq" in s and "paused" not in s.splitlines()[0], "typing resuming the clock")
+    d.shot("drill-resumed-by-typing", shown)
+    leave_to_today(d)
+
+
 def flow_review_typed(d: Drive) -> None:
     """Typed answers on two cards: each card starts with Space revealing, t types an answer."""
     d.keys("F5")
@@ -365,14 +443,79 @@ def flow_review_typed(d: Drive) -> None:
         d.wait_for(f"card {number} of", "ctrl+s to check")
         d.type_text("merges are applied in rank order; bytes map to printable characters")
         d.keys("C-s")
-        shown = d.wait_for("Key points covered", "Good")
+        shown = d.wait_until(
+            lambda s: "Key points covered" in s and "PgDn more" in s and "1 Again" in s.splitlines()[-1],
+            "the key points, the model answer under them and the rating keys",
+        )
         d.shot(f"review-typed-{number}", shown)
+        if number == 1 and d.height <= 24:  # PageDown scrolls on through the model answer; space types nothing
+            d.keys("PageDown", "space")
+            d.shot("review-typed-pagedown", d.wait_gone("Key points covered"))
         d.keys("3")
         shown = d.wait_for(f"card {number + 1} of")
         d.check("Space: reveal the answer" in shown, "the next card starts in the usual mode", shown)
     d.keys("space")  # Space reveals, it does not type
     d.shot("review-next-card-revealed", d.wait_for("card 3 of", "Good"))
     d.keys("Escape")
+    d.wait_for("Up next")
+
+
+def flow_past_interview_date(d: Drive) -> None:
+    """i on Today: a past date is refused with the reason; Esc leaves the date unset."""
+    d.keys("i")
+    d.wait_for("Interview date")
+    d.tmux("send-keys", "-t", d.session, "-l", "2020-01-01")
+    d.keys("Enter")
+    d.shot("interview-date-past", d.wait_for("2020-01-01 has passed"))
+    d.keys("Escape")
+    shown = d.wait_gone("Interview date (YYYY-MM-DD")  # Today shows under the dialog too
+    d.check("no date set" in shown, "the date stays unset", shown)
+
+
+def flow_browse_round_trip(d: Drive) -> None:
+    """A card found by a search opened from the results; back in Browse the search and the
+    row are still there."""
+    d.keys("F3")
+    d.wait_for("every drill and card", "shown")
+    d.tmux("send-keys", "-t", d.session, "-l", "merge")
+    shown = d.wait_until(lambda s: "▊  merge " in s and "card  " in s, "cards for the whole search")
+    rows = [line.strip() for line in shown.splitlines()]
+    header = next(i for i, line in enumerate(rows) if "title / question" in line)
+    card = next(i for i in range(header + 1, len(rows)) if rows[i].startswith("card  "))
+    d.keys("Down", *["Down"] * (card - header - 1), "Enter")
+    d.shot("browse-opened-card", d.wait_for("card 1 of 1"))
+    d.keys("Escape")
+    shown = d.wait_for("every drill and card", "merge")
+    d.check(rows[card][:40] in shown, "the opened row is still listed", shown)
+    d.shot("browse-after-card", shown)
+    d.keys("Escape")
+    d.wait_for("Up next")
+
+
+IMPORTED = (
+    "#separator:tab\n#html:false\n"
+    "What made the Zyzzyva token a glitch?\tA vocabulary entry the model almost never saw in training.\n"
+)
+
+
+def flow_import_while_running(d: Drive) -> None:
+    """A deck imported from the command line while the app runs shows up in Browse."""
+    export = d.home.parent / f"{d.session}-anki.txt"
+    export.write_text(IMPORTED, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "tokdrill", "import-anki", str(export), "--deck", "imported-live"],
+        env={**os.environ, "TOKDRILL_HOME": str(d.home)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    export.unlink()
+    d.check(done.returncode == 0, f"import-anki failed: {done.stderr}", d.screen())
+    d.keys("F3")
+    d.wait_for("every drill and card", "shown")
+    d.tmux("send-keys", "-t", d.session, "-l", "zyzzyva")
+    d.shot("browse-imported-live", d.wait_for("What made the Zyzzyva token"))
+    d.keys("Escape", "Escape")
     d.wait_for("Up next")
 
 
@@ -441,10 +584,15 @@ def flow_mock_round(d: Drive) -> None:
 FLOWS: list[Callable[[Drive], None]] = [
     flow_first_run,
     flow_leave_before_submit,
+    flow_restored_reference_is_whole,
     flow_failed_submit_and_scroll,
     flow_give_up,
     flow_restore_after_kill,
+    flow_pause_then_type,
     flow_review_typed,
+    flow_past_interview_date,
+    flow_browse_round_trip,
+    flow_import_while_running,
     flow_settings,
     flow_mock_round,
 ]

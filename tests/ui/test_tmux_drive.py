@@ -1,7 +1,9 @@
 """Drive the real app in tmux (scripts/tmux_drive.py) at 80x24 and 120x36: leave a drill with Esc
-before and after a submit, scroll the failures, give up with confirmation, restore after kill -9,
-typed answers across two cards, a setting changed and kept, a mock interview round and the
-Mistakes screen."""
+before and after a submit, a restored draft's reference shown whole, scroll the failures, give up
+with confirmation, restore after kill -9, typing while paused, typed answers across two cards
+with PageDown to the model answer, a past interview date refused, a Browse search kept across an
+opened card, a deck imported while the app runs, a setting changed and kept, a mock interview
+round and the Mistakes screen."""
 
 from __future__ import annotations
 
@@ -42,6 +44,13 @@ def test_a_person_lives_in_the_drill_and_review_screens_in_tmux(tmp_path: Path, 
     assert "Your code is kept as a draft" in " ".join(screens["after-give-up"].split())
     assert "y restore it and keep its time" in screens["restore-dialog"]
     assert "# typed just before the crash" in screens["drill-restored"]
+    assert "1  def bytes_to_unicode()" in screens["drill-restored-reference"]  # each line was checked whole
+    assert "any typing resumes" in screens["drill-paused"] and "#pq" in screens["drill-resumed-by-typing"]
+    if height <= 24:  # at 120x36 the card fits
+        assert "Key points covered" not in screens["review-typed-pagedown"]
+    assert "2020-01-01 has passed" in screens["interview-date-past"]
+    assert "merge" in screens["browse-after-card"] and "card " in screens["browse-after-card"]
+    assert "What made the Zyzzyva token" in screens["browse-imported-live"]
     for card in (1, 2):
         assert f"card {card} of" in screens[f"review-typed-{card}"]
         assert "Key points covered" in screens[f"review-typed-{card}"]

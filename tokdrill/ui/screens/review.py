@@ -77,11 +77,25 @@ class ReviewScreen(Screen[None]):
         yield FittingFooter()
 
     def on_mount(self) -> None:
+        self._to_key_points = False  # a checked answer's key points are to be scrolled to the top
+        self.watch(self.query_one("#review-body", VerticalScroll), "virtual_size", self._scroll_to_key_points)
         self.show_card()
+
+    def _scroll_to_key_points(self) -> None:
+        """Once the revealed parts are laid out (the body has grown), put the key points at the
+        top, the model answer under them."""
+        if not self._to_key_points:
+            return
+        body = self.query_one("#review-body", VerticalScroll)
+        top = self.query_one("#keypoints", Static).virtual_region.y
+        if body.max_scroll_y >= top > 0:  # laid out far enough for the key points to reach the top
+            self._to_key_points = False
+            body.scroll_to(y=top, animate=False)
 
     # ----------------------------------------------------------------------------- display
     def show_card(self) -> None:
         self.revealed = False
+        self._to_key_points = False
         card = self.card
         bar = self.query_one("#review-bar", Static)
         question = self.query_one("#question", Static)
@@ -151,8 +165,8 @@ class ReviewScreen(Screen[None]):
             typed = self.query_one("#typed-answer", TextArea)
             typed.read_only = True
             typed.add_class("-checked")
-            keypoints = self.query_one("#keypoints", Static)
-            self.call_after_refresh(body.scroll_to_widget, keypoints, top=True, animate=False)
+            self._to_key_points = True
+            self.call_after_refresh(self._scroll_to_key_points)
             hint += "   [b]PgDn[/b] more"
         self.query_one("#rate-hint", Static).update(hint)
         body.focus()
