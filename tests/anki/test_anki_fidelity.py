@@ -101,6 +101,7 @@ def test_every_field_of_every_note_comes_through(
 ) -> None:
     report = _import(capsys, sources[kind])
     assert report["cards"] == 8 and report["skipped"] == []
+    assert report["anki_cards"] == (None if kind == "notes-txt" else 8)  # a text export does not say
     assert report["title"] == "Tok"  # the Anki deck holding every note, not the file's name
     deck = load_library([locations.user_content_dir()], use_cache=False).deck("tok")
     cards = list(deck.cards)
@@ -132,7 +133,7 @@ def test_the_summary_says_what_stayed_behind(sources: dict[str, Path], capsys: p
     code = main(["import-anki", str(sources["apkg"]), "--deck", "tok"])
     out = capsys.readouterr().out
     assert code == 0
-    assert out.startswith("imported 8 card(s) from 6 note(s): deck 'tok' (Tok)\n")
+    assert out.startswith("imported 8 card(s) from 6 note(s) (8 card(s) in Anki): deck 'tok' (Tok)\n")
     assert "2 media reference(s) not imported" in out and ": merge.png" in out and ": bpe.mp3" in out
     assert "review history and due dates stay in Anki" in out
     assert "1 coloured passage(s) (Markdown has no colours):" in out and "'ranked' shown as bold" in out

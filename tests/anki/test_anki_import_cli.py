@@ -53,7 +53,10 @@ def test_imports_into_the_default_folder_that_the_app_loads(package: Path, capsy
     code, out, err = run("import-anki", str(package), "--deck", "tok", capsys=capsys)
     assert code == 0, err
     target = locations.user_content_dir() / "tok.yaml"
-    assert out.splitlines()[:2] == ["imported 2 card(s) from 2 note(s): deck 'tok' (Tok)", f"  {target}"]
+    assert out.splitlines()[:2] == [
+        "imported 2 card(s) from 2 note(s) (2 card(s) in Anki): deck 'tok' (Tok)",
+        f"  {target}",
+    ]
     assert "key points of 2 card(s) were drawn from their answers" in out
     text = target.read_text(encoding="utf-8")
     assert text.startswith("# Imported from Anki (tok.apkg) by `tokdrill import-anki`.\n")

@@ -49,6 +49,8 @@ class ImportResult:
     replaced: bool
     text: str
     """The deck file's text."""
+    anki_cards: int | None = None
+    """How many cards Anki had made from the notes (None when the file does not say)."""
 
     def to_json(self) -> dict[str, object]:
         c = self.conversion
@@ -58,6 +60,7 @@ class ImportResult:
             "title": self.title,
             "notes": self.notes,
             "cards": len(c.cards),
+            "anki_cards": self.anki_cards,
             "written": self.written,
             "replaced": self.replaced,
             "drawn_key_points": sum(card.drawn_key_points for card in c.cards),
@@ -167,7 +170,11 @@ def import_anki(
             write_deck(deck, target, concept_files=sorted({c.origin.path for c in library.concepts.values()}))
         except DeckFileError as exc:
             raise ImportRefused(str(exc), exc.problems) from None
-    return ImportResult(target, deck_id, deck_title, len(notes), conversion, not dry_run, replaced, deck_yaml(deck))
+    counts = [note.anki_cards for note in notes]
+    anki_cards = None if None in counts else sum(count or 0 for count in counts)
+    return ImportResult(
+        target, deck_id, deck_title, len(notes), conversion, not dry_run, replaced, deck_yaml(deck), anki_cards
+    )
 
 
 def _keep_refined_key_points(conversion: Conversion, previous: Deck) -> None:

@@ -33,6 +33,7 @@ class AnkiNote:
     with ``::`` between levels ('' when unknown). ``where`` locates the note for messages
     ("note 12", "line 7"). ``cards`` are the templates of the cards Anki made from the note
     (a Basic-and-reversed note has two), in order; empty when the source does not say.
+    ``anki_cards`` is how many cards Anki had made from it (None when the source does not say).
     """
 
     guid: str | None
@@ -44,6 +45,7 @@ class AnkiNote:
     deck: str
     where: str
     cards: tuple[CardTemplate, ...] = ()
+    anki_cards: int | None = None
 
 
 _FORWARD = CardTemplate(0, "Card 1", "{{Front}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}")

@@ -216,6 +216,7 @@ class _Collection:
                     deck=decks.get(did, ""),
                     where=f"note {index}",
                     cards=cards if kind.kind == "standard" else (),
+                    anki_cards=len(ordinals.get(nid, ())) if has_cards else None,
                 )
             )
         return result

@@ -87,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stderr if args.dry_run else sys.stdout
     c = result.conversion
     verb = "would import" if args.dry_run else ("replaced deck with" if result.replaced else "imported")
+    made = "" if result.anki_cards is None else f" ({result.anki_cards} card(s) in Anki)"
     print(
-        f"{verb} {len(c.cards)} card(s) from {result.notes} note(s): deck {result.deck_id!r} ({result.title})", file=out
+        f"{verb} {len(c.cards)} card(s) from {result.notes} note(s){made}: deck {result.deck_id!r} ({result.title})",
+        file=out,
     )
     if result.written:
         print(f"  {result.target}", file=out)
