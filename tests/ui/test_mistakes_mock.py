@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import re
+
+from rich.console import Console
 from textual.widgets import OptionList, Static, TextArea
 from ui_helpers import SIZE, load, start_drill, submit
 
@@ -11,7 +15,7 @@ from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen
 from tokdrill.ui.screens.mistakes import MistakesScreen
-from tokdrill.ui.screens.mock import MockScreen
+from tokdrill.ui.screens.mock import MockScreen, scorecard_text
 from tokdrill.ui.screens.review import ReviewScreen
 from tokdrill.ui.screens.stats import StatsScreen
 
@@ -75,7 +79,11 @@ async def test_a_whole_mock_round_is_recorded_and_listed_in_stats(backend: Backe
         assert first.covered == first.total > 0
         assert len(card.answers) == 2 * len(mock.cards)
         assert card.scheduled[0].startswith("Drill ") and len(card.scheduled) >= 1 + len(mock.cards)
-        shown = str(mock.query_one("#scorecard-text", Static).render())
+        console = Console(width=78, file=io.StringIO(), record=True)  # as an 80-column terminal shows it
+        console.print(scorecard_text(card))
+        shown = console.export_text()
+        answers = shown.split("\n\n", 1)[1].split("Concepts missed")[0]
+        assert all(re.match(r"(\d+\.| {3})", line) for line in answers.splitlines() if line.strip())
         assert "Concepts missed" in shown and "Now scheduled" in shown
         follow_ups = [view for view in card.answers if view.answer.follow_up is not None]
         assert follow_ups and any(len(view.model_answer) > 200 for view in follow_ups)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rich.console import Group
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -35,9 +38,10 @@ INTRO = (
 )
 
 
-def scorecard_text(card: MockScorecard) -> Text:
+def scorecard_text(card: MockScorecard) -> Group:
     """The scorecard: drill verdict and time against its target, key points per answer,
-    concepts missed and what is now scheduled."""
+    concepts missed and what is now scheduled. Each answer sits beside its number and each
+    scheduled line under its indent, wrapped lines too, so that it reads at 80 columns."""
     mock = card.mock
     out = Text()
     out.append("Drill  ", style="bold")
@@ -57,30 +61,34 @@ def scorecard_text(card: MockScorecard) -> Text:
         out.append(f" after {clock_text(mock.drill_seconds)} (target {target})")
     used = (mock.ended_at - mock.started_at).total_seconds()
     out.append(f"\nRound  {clock_text(used)} of {clock_text(mock.clock_seconds)}\n", style="dim")
+    answers = Table.grid(padding=(0, 1))
+    answers.add_column(no_wrap=True, style="bold")
+    answers.add_column()
     for number, view in enumerate(card.answers, 1):
         answer = view.answer
         label = "follow-up" if answer.follow_up is not None else "question"
-        out.append(f"\n{number}. ", style="bold")
-        out.append(f"({label}) {' '.join(view.question.split())}\n", style="italic")
+        body = Text()
+        body.append(f"({label}) {' '.join(view.question.split())}\n", style="italic")
         if not answer.answer.strip():
-            out.append("   not answered\n", style="yellow")
+            body.append("not answered\n", style="yellow")
         if answer.follow_up is None:
             style = "green" if answer.covered == answer.total else "yellow" if answer.covered else "red"
-            out.append(f"   key points {answer.covered}/{answer.total}", style=style)
+            body.append(f"key points {answer.covered}/{answer.total}", style=style)
             if view.missed_points:
-                out.append(" · missed: " + "; ".join(view.missed_points), style="dim")
-            out.append("\n")
+                body.append(" · missed: " + "; ".join(view.missed_points), style="dim")
         else:
-            out.append(f"   model answer: {' '.join(view.model_answer.split())}\n", style="dim")  # whole
-    out.append("\nConcepts missed  ", style="bold")
-    out.append(
+            body.append(f"model answer: {' '.join(view.model_answer.split())}", style="dim")  # whole
+        answers.add_row(f"{number}.", body)
+        answers.add_row("", "")
+    end = Text()
+    end.append("Concepts missed  ", style="bold")
+    end.append(
         ", ".join(mock.concepts_missed) if mock.concepts_missed else "none",
         style="red" if mock.concepts_missed else "green",
     )
-    out.append("\n\nNow scheduled\n", style="bold")
-    for line in card.scheduled:
-        out.append(f"  {line}\n")
-    return out
+    end.append("\n\nNow scheduled", style="bold")
+    scheduled = [Padding(Text(line), (0, 0, 0, 2)) for line in card.scheduled]
+    return Group(out, answers, end, *scheduled)
 
 
 class MockScreen(Screen[None]):
