@@ -7,10 +7,11 @@ import re
 
 from rich.console import Console
 from textual.widgets import OptionList, Static, TextArea
-from ui_helpers import SIZE, load, start_drill, submit
+from ui_helpers import SIZE, load, screen_lines, start_drill, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
+from tokdrill.progress.records import ConceptResult
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen
@@ -107,3 +108,27 @@ async def test_the_palette_offers_mistakes_and_the_mock_round(app: TokdrillApp) 
         await pilot.pause()
         titles = {c.title for c in app.get_system_commands(app.screen)}
         assert {"Mistakes", "Mock interview"} <= titles
+
+
+async def test_the_mistake_log_rewraps_under_its_indent_when_the_terminal_narrows(
+    backend: Backend, clock: FixedClock
+) -> None:
+    backend.store.add_concept_results(
+        [
+            ConceptResult("bpe-encode", "app", clock.now(), concept, ("test_x",))
+            for concept in ("merge-order", "byte-table")
+        ]
+    )
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("m")
+        await pilot.pause()
+        mistakes = app.screen
+        assert isinstance(mistakes, MistakesScreen)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        rows = [line[3:77] for line in screen_lines(app)[3:-2] if line.startswith(" │")]
+        text = " ".join(" ".join(rows).split())
+        for mistake in mistakes.mistakes:  # every word, at the new width
+            assert " ".join(mistake.lesson.split()) in text
+        assert all(row.startswith(("✗ ", "✓ ", "  ")) for row in rows if row.strip())  # wrapped lines indented

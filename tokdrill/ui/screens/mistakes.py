@@ -4,6 +4,7 @@ is fixed, and its one-line lesson; Enter opens the card that teaches it. The sam
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -20,29 +21,32 @@ from tokdrill.ui.widgets.footer import FittingFooter
 EMPTY = "No mistakes logged yet: every hidden test a submission fails is listed here with its lesson."
 
 
-def mistake_text(mistake: Mistake, last_day: str) -> Text:
-    """One concept of the log as styled lines: mark, concept and title; how often, when, where;
-    the lesson; the card to review."""
-    out = Text()
-    if mistake.fixed:
-        out.append("✓ ", style="bold green")
-    else:
-        out.append("✗ ", style="bold red")
-    out.append(mistake.concept, style="bold")
-    out.append(f" · {mistake.title}")
-    out.append(f"\n  {plural(mistake.count, 'failure')} · last {last_day} · ", style="dim")
-    out.append(", ".join(mistake.drills), style="cyan")
-    out.append(
+def mistake_text(mistake: Mistake, last_day: str) -> Table:
+    """One concept of the log: its mark beside the concept and title; under them, indented (and
+    kept so when they wrap), how often, when, where; the lesson; the card to review."""
+    head = Text()
+    head.append(mistake.concept, style="bold")
+    head.append(f" · {mistake.title}")
+    body = Text()
+    body.append(f"{plural(mistake.count, 'failure')} · last {last_day} · ", style="dim")
+    body.append(", ".join(mistake.drills), style="cyan")
+    body.append(
         " · fixed (passed since)" if mistake.fixed else " · not fixed yet", style="green" if mistake.fixed else "yellow"
     )
     if mistake.lesson:
-        out.append(f"\n  {mistake.lesson}")
+        body.append(f"\n{mistake.lesson}")
     if mistake.card is not None:
-        out.append("\n  Card: ", style="dim")
-        out.append(mistake.card.question, style="italic")
+        body.append("\nCard: ", style="dim")
+        body.append(mistake.card.question, style="italic")
         if mistake.card.key_point:
-            out.append(f" ({mistake.card.key_point})", style="dim")
-    return out
+            body.append(f" ({mistake.card.key_point})", style="dim")
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    mark = Text("✓", style="bold green") if mistake.fixed else Text("✗", style="bold red")
+    grid.add_row(mark, head)
+    grid.add_row("", body)
+    return grid
 
 
 class MistakesScreen(Screen[None]):
