@@ -192,3 +192,21 @@ def test_deeply_nested_notes_still_convert() -> None:
     assert result.cards[0].question == "question"
     assert result.cards[1].id.endswith("-c1") and result.cards[1].question.startswith("[...]")
     assert result.cards[0].id in result.changed  # its formatting could not be kept
+
+
+def test_a_field_holding_only_a_picture_is_kept_as_its_placeholder_and_listed() -> None:
+    converted = convert_notes(
+        [
+            note(
+                "GPT-2 maps {{c1::bytes}} to characters",
+                '<img src="table.png">',
+                names=("Text", "Back Extra"),
+                kind="cloze",
+            )
+        ],
+        "mine",
+    )
+    (card,) = converted.cards
+    assert card.answer.endswith("**Back Extra**\n\n[image: table.png]")
+    assert converted.media == [(card.id, "table.png")]
+    assert card.key_points == ("bytes", "bytes")

@@ -34,7 +34,7 @@ from tokdrill.anki import notetype as nt
 from tokdrill.anki.cloze import cloze_card, cloze_numbers
 from tokdrill.anki.keyphrases import MAX_POINTS, MIN_POINTS, deletion_key_points, derive_key_points
 from tokdrill.anki.notes import AnkiNote, CardTemplate
-from tokdrill.anki.tomarkdown import PLACEHOLDER, html_to_markdown, parse_html, visible_text
+from tokdrill.anki.tomarkdown import PLACEHOLDER, html_to_markdown, parse_html, replace_media, visible_text
 from tokdrill.content import FollowUp, Reference
 from tokdrill.content.schema.fields import ID_PATTERN
 from tokdrill.content.yaml_reading import UNSAFE_TEXT
@@ -272,8 +272,8 @@ class _Converter:
         for index in indices:
             name = note.field_names[index] if index < len(note.field_names) else f"Field {index + 1}"
             html = note.fields[index]
-            if name.casefold() in SKIPPED_FIELDS or not visible_text(html):
-                continue
+            if name.casefold() in SKIPPED_FIELDS or not (visible_text(html) or replace_media(parse_html(html))):
+                continue  # a switch, or empty (a field holding only a picture is kept: its placeholder)
             extra.append((name, html))
         return extra
 
