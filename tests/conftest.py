@@ -62,6 +62,17 @@ def _no_fork_with_threads() -> Iterator[None]:
     assert not _forks_with_threads, "forked while other threads ran, at:\n" + _forks_with_threads[0]
 
 
+@pytest.fixture(scope="session")
+def ordinary_python() -> None:
+    """Skips the test when an ordinary account cannot run this interpreter on this checkout
+    (see ``ordinary_account.run_python``, which the test then uses)."""
+    import ordinary_account
+
+    reason = ordinary_account.unreachable_reason()
+    if reason:
+        pytest.skip(reason)
+
+
 def _ordinary_user_can_run_this_python() -> bool:
     """Whether tests that drop to an ordinary account can run this Python version there: this
     interpreter itself, or the system's python3 of the same minor version (the packages these
@@ -82,8 +93,77 @@ def _ordinary_user_can_run_this_python() -> bool:
     return False
 
 
+# The kinds of test that are slow or need something special (a sandbox, the app, tmux, an ordinary
+# account), each a marker registered in pyproject.toml so that the inner loop can leave them out:
+#     python -m pytest -m "not (sandbox or ui or snapshot or tmux or fuzz or ordinary_user or slow)"
+# Markers come from where a test lives and what it uses, so a new test gets them without thought;
+# a slow test elsewhere says @pytest.mark.slow itself.
+TESTS = Path(__file__).resolve().parent
+# Grading tests run submissions in the sandbox, apart from these modules of pure functions.
+SANDBOX_FOLDERS = (TESTS / "grading",)
+SANDBOX_FREE_MODULES = frozenset({"test_messages.py", "test_report.py", "test_submission.py"})
+SANDBOX_MODULES = frozenset(
+    {
+        TESTS / "cli" / "test_check.py",
+        TESTS / "cli" / "test_own_editor.py",
+        TESTS / "cli" / "test_mistakes_cmd.py",
+        TESTS / "bench" / "test_grading.py",
+        TESTS / "bench" / "test_grading_users.py",
+        TESTS / "reference_impl" / "test_submissions.py",
+    }
+)
+SANDBOX_FIXTURES = frozenset({"grader", "warm_grader", "check_grader"})
+SNAPSHOT_FIXTURES = frozenset({"snap_compare"})
+TMUX_MODULES = frozenset({TESTS / "ui" / "test_tmux_drive.py"})
+# Modules whose tests all drop to an ordinary account, each with an interpreter it can run (a
+# private mount namespace shows it this one); other such tests say @pytest.mark.ordinary_user.
+ORDINARY_USER_MODULES = frozenset({TESTS / "grading" / "test_ordinary_user.py"})
+# Modules that drive the app or a Textual app headless (what they import says so).
+UI_PACKAGES = ("textual", "tokdrill.ui")
+
+
+def _kinds(item: pytest.Item) -> set[str]:
+    """The special kinds of ``item``: the markers it gets from its place and its fixtures."""
+    path = Path(item.path)
+    fixtures = set(getattr(item, "fixturenames", ()))
+    kinds = set()
+    in_sandbox_folder = any(folder in path.parents for folder in SANDBOX_FOLDERS)
+    if (in_sandbox_folder and path.name not in SANDBOX_FREE_MODULES) or path in SANDBOX_MODULES:
+        kinds.add("sandbox")
+    if fixtures & SANDBOX_FIXTURES:
+        kinds.add("sandbox")
+    if fixtures & SNAPSHOT_FIXTURES:
+        kinds.add("snapshot")
+    if path in TMUX_MODULES:
+        kinds.add("tmux")
+    if path in ORDINARY_USER_MODULES:
+        kinds.add("ordinary_user")
+    if _drives_textual(item):
+        kinds.add("ui")
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        kinds.add("fuzz")
+    return kinds
+
+
+def _drives_textual(item: pytest.Item) -> bool:
+    module = getattr(item, "module", None)
+    if module is None:
+        return False
+    for value in vars(module).values():
+        name = getattr(value, "__module__", None) if not isinstance(value, type(module)) else value.__name__
+        if isinstance(name, str) and name.startswith(UI_PACKAGES):
+            return True
+    return False
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    marked = [item for item in items if item.get_closest_marker("ordinary_user")]
+    for item in items:
+        for kind in sorted(_kinds(item)):
+            if not item.get_closest_marker(kind):
+                item.add_marker(kind)
+    marked = [
+        item for item in items if item.get_closest_marker("ordinary_user") and item.path not in ORDINARY_USER_MODULES
+    ]
     if marked and not _ordinary_user_can_run_this_python():
         skip = pytest.mark.skip(
             reason="no interpreter of this Python version can be run by an ordinary account here "
@@ -99,7 +179,6 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     _terminal_signal_dispositions()
-    config.addinivalue_line("markers", "ordinary_user: drops to an ordinary (non-root) account")
     base = tempfile.mkdtemp(prefix="tokdrill-suite-")
     os.environ["TOKDRILL_HOME"] = os.path.join(base, "home")
     os.environ["XDG_CACHE_HOME"] = os.path.join(base, "xdg-cache")

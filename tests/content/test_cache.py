@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import ordinary_account
 import pytest
 from content_helpers import deck_yaml, drill_yaml
 
@@ -279,6 +280,7 @@ def test_loading_leaves_objects_frozen_by_others_frozen(content_dir: Path, cache
 
 
 @pytest.mark.ordinary_user
+@pytest.mark.usefixtures("ordinary_python")
 def test_a_cache_file_someone_else_wrote_is_never_unpickled(tmp_path: Path) -> None:
     """A well-formed cache file whose entry says something the content file does not: used only
     if it is the user's own and nobody else can write it. As root the loader runs as the
@@ -312,18 +314,13 @@ def test_a_cache_file_someone_else_wrote_is_never_unpickled(tmp_path: Path) -> N
             "import sys; from tokdrill.content.loader import load_library; "
             "print(load_library([sys.argv[1]], include_shipped=False, cache_dir=sys.argv[2]).deck('trusted-deck').title)"
         )
-        command = [sys.executable, "-c", script, str(content), str(cache)]
         if os.geteuid() == 0:
             for folder in (cache, cache / "content"):
-                os.chown(folder, 65534, 65534)
+                os.chown(folder, ordinary_account.NOBODY, ordinary_account.NOBODY)
             file.chmod(0o644)  # readable by nobody, owned by root
-            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *command]
         else:
             file.chmod(0o664)
-        root = Path(__file__).resolve().parents[2]
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TOKDRILL_", "XDG_"))}
-        env.update(PYTHONPATH=os.pathsep.join([str(root), *sys.path[1:]]), HOME="/tmp", TOKDRILL_HOME="/nonexistent")
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, env=env)
+        done = ordinary_account.run_python(script, str(content), str(cache))
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == "Deck trusted-deck"  # parsed afresh, the poisoned entry ignored
     finally:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import ordinary_account
 import pytest
 from content_helpers import deck_yaml, drill_yaml, load_only
 
@@ -197,18 +196,6 @@ def shared_dir() -> Iterator[Path]:
         shutil.rmtree(folder)
 
 
-def run_as_ordinary_user(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``python -c script args`` as the unprivileged user ``nobody`` when we are root (root
-    reads every file whatever its mode), else as ourselves."""
-    command = [sys.executable, "-c", script, *args]
-    if os.geteuid() == 0:
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", *command]
-    root = Path(__file__).resolve().parents[2]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOKDRILL_", "XDG_"))}
-    env.update(PYTHONPATH=os.pathsep.join([str(root), *sys.path[1:]]), HOME="/tmp", TOKDRILL_HOME="/nonexistent")
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, env=env)
-
-
 LOAD_AND_PRINT = (
     "import sys; from tokdrill.content.loader import load_library; "
     "lib = load_library(sys.argv[1:], include_shipped=False, use_cache=False); "
@@ -217,6 +204,7 @@ LOAD_AND_PRINT = (
 
 
 @pytest.mark.ordinary_user
+@pytest.mark.usefixtures("ordinary_python")
 def test_unreadable_files_and_folders_are_errors_for_an_ordinary_user(shared_dir: Path) -> None:
     folder = shared_dir / "content"
     (folder / "questions").mkdir(parents=True)
@@ -230,7 +218,7 @@ def test_unreadable_files_and_folders_are_errors_for_an_ordinary_user(shared_dir
     (folder / "secret.yaml").chmod(0o000)
     (folder / "questions").chmod(0o000)
     locked.chmod(0o000)
-    done = run_as_ordinary_user(LOAD_AND_PRINT, str(folder), str(locked / "inside"))
+    done = ordinary_account.run_python(LOAD_AND_PRINT, str(folder), str(locked / "inside"))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     decks, errors = done.stdout.splitlines()
     assert decks == "['open']"
