@@ -109,6 +109,8 @@ SANDBOX_MODULES = frozenset(
         TESTS / "cli" / "test_mistakes_cmd.py",
         TESTS / "bench" / "test_grading.py",
         TESTS / "bench" / "test_grading_users.py",
+        TESTS / "bench" / "test_interactions.py",
+        TESTS / "content" / "test_retype_text.py",
         TESTS / "reference_impl" / "test_submissions.py",
     }
 )
@@ -118,8 +120,10 @@ TMUX_MODULES = frozenset({TESTS / "ui" / "test_tmux_drive.py"})
 # Modules whose tests all drop to an ordinary account, each with an interpreter it can run (a
 # private mount namespace shows it this one); other such tests say @pytest.mark.ordinary_user.
 ORDINARY_USER_MODULES = frozenset({TESTS / "grading" / "test_ordinary_user.py"})
-# Modules that drive the app or a Textual app headless (what they import says so).
+# Modules that drive the app or a Textual app headless: what they import says so, or they use
+# the benchmark's probes, which drive it.
 UI_PACKAGES = ("textual", "tokdrill.ui")
+UI_MODULES = frozenset({TESTS / "bench" / "test_interactions.py", TESTS / "bench" / "test_probes.py"})
 
 
 def _kinds(item: pytest.Item) -> set[str]:
@@ -138,7 +142,7 @@ def _kinds(item: pytest.Item) -> set[str]:
         kinds.add("tmux")
     if path in ORDINARY_USER_MODULES:
         kinds.add("ordinary_user")
-    if _drives_textual(item):
+    if path in UI_MODULES or _drives_textual(item):
         kinds.add("ui")
     if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
         kinds.add("fuzz")

@@ -60,6 +60,7 @@ def _by_original_id(deck: Deck, prefix: str) -> dict[str, Card]:
     return cards
 
 
+@pytest.mark.slow
 def test_every_shipped_card_survives_a_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     shipped = load_library([])
     package = tmp_path / "shipped.apkg"

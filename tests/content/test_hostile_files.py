@@ -227,6 +227,7 @@ def test_unreadable_files_and_folders_are_errors_for_an_ordinary_user(shared_dir
     assert f"{locked / 'inside'}:1: content: cannot read: Permission denied" in errors
 
 
+@pytest.mark.slow
 def test_a_hundred_thousand_unknown_keys_give_a_bounded_list_of_errors(content_dir: Path) -> None:
     path = content_dir / "drill.yaml"
     path.write_text(drill_yaml("many") + "".join(f"extra-{i}: {i}\n" for i in range(100_000)), encoding="utf-8")

@@ -16,6 +16,7 @@ from tokdrill.progress.schema import SCHEMA_VERSION
 from tokdrill.progress.store import Store
 
 
+@pytest.mark.slow
 def test_a_second_creator_between_two_identity_reads_is_tolerated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

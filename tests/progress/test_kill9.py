@@ -26,6 +26,8 @@ from tokdrill.progress.store import Store
 from tokdrill.progress.transfer import export_document
 from tokdrill.scheduling.keeper import ProgressKeeper
 
+# Each test starts tokdrill in a child process and kills it at a chosen moment: seconds each.
+pytestmark = pytest.mark.slow
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
 
 WRITER = textwrap.dedent(

@@ -95,6 +95,7 @@ def test_sqlite_full_at_the_nth_write(db: Path, clock: FixedClock) -> None:
         assert store.count("attempts") == 40
 
 
+@pytest.mark.slow
 def test_a_lock_held_by_another_process_never_blocks_the_caller(
     db: Path, clock: FixedClock, locked: subprocess.Popen[str]
 ) -> None:
