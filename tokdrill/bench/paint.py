@@ -2,7 +2,7 @@
 
 Textual paints a screen by compositing the widgets that changed into an update, which the app
 hands to ``App._display``; a terminal driver then turns it into escape sequences. Headless, the
-app skips that last step. :class:`PaintClock` wraps ``_display`` of one app instance: it renders
+app skips that last step. :class:`PaintClock` wraps that hand-off of one app instance: it renders
 every update to its terminal text (so the cost a terminal would pay is counted) and notes the
 time of each frame on the app's own message loop. A measurement starts just before the key is
 posted and ends at the first frame painted while the awaited state holds (the verdict set, the
@@ -18,6 +18,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from tokdrill.ui.textual_internals import intercept_frames
+
 TIMEOUT_SECONDS = 60.0
 
 
@@ -30,23 +32,20 @@ class PaintClock:
         self._done: Callable[[], bool] | None = None
         self._painted_at = 0.0
         self._event = asyncio.Event()
-        original = app._display
+        intercept_frames(app, self._frame)
 
-        def display(screen: object, renderable: object) -> None:
-            original(screen, renderable)
-            if renderable is None:
-                return
-            render = getattr(renderable, "render_segments", None)
-            if render is not None:  # what a terminal driver would write
-                render(app.console)
-            self.frames += 1
-            done = self._done
-            if done is not None and done():
-                self._painted_at = time.perf_counter()
-                self._done = None
-                self._event.set()
-
-        app._display = display
+    def _frame(self, screen: object, renderable: object) -> None:
+        if renderable is None:
+            return
+        render = getattr(renderable, "render_segments", None)
+        if render is not None:  # what a terminal driver would write
+            render(self.app.console)
+        self.frames += 1
+        done = self._done
+        if done is not None and done():
+            self._painted_at = time.perf_counter()
+            self._done = None
+            self._event.set()
 
     async def measure(self, press: Callable[[], Awaitable[None]], done: Callable[[], bool]) -> float:
         """Seconds from calling ``press`` to the first frame painted once ``done()`` holds."""

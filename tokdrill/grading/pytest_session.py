@@ -1,11 +1,11 @@
 """How the grader drives pytest: collect a drill's hidden tests once, run them in each sandbox.
 
-This is the only module that touches pytest's private API. :class:`CollectedSession` configures
-pytest and collects the tests in the grading process (``_prepareconfig``, ``Session``,
-``Config._do_configure``); each forked sandbox then runs only the test loop, which is most of
-what makes a warm verdict fast. It also parses each test file once, so that a failing test's
-report does not parse the file again, and answers the file and source lookups a report repeats
-from a memo (patches of ``_pytest._code``). If those private names change in a future pytest,
+:class:`CollectedSession` configures pytest and collects the tests in the grading process
+(through pytest's private API, all of it in :mod:`tokdrill.grading.pytest_internals`); each
+forked sandbox then runs only the test loop, which is most of what makes a warm verdict fast. It
+also parses each test file once, so that a failing test's report does not parse the file again,
+and answers the file and source lookups a report repeats from a memo (replacing functions of
+``_pytest._code``). If those private names change in a future pytest,
 :func:`open_session` falls back to :class:`PublicSession`:
 ``pytest.main`` collects in the grading process to learn the test names and again inside each
 sandbox, before the submission is loaded. Slower, equally correct.
@@ -38,9 +38,11 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pytest
 
+from tokdrill.grading import pytest_internals
 from tokdrill.grading.spec import bare_name, test_name
 
 if TYPE_CHECKING:
+    from _pytest._code.code import Code
     from _pytest._code.source import Source
 
 T = TypeVar("T")
@@ -155,21 +157,12 @@ def open_session(files: Sequence[str], submission: SubmissionPlugin) -> TestSess
     # files (another content folder may also have a conftest.py or a test_x.py).
     for name in {Path(p).stem for p in files} | {"conftest"}:
         sys.modules.pop(name, None)
-    if os.environ.get(PRIVATE_ENV, "1") != "0" and _private_api_present():
+    if os.environ.get(PRIVATE_ENV, "1") != "0" and pytest_internals.private_api_present():
         try:
             return CollectedSession(files, submission)
         except (AttributeError, TypeError, ImportError):
             pass  # a private name or signature changed: the public way below still works
     return PublicSession(files, submission)
-
-
-def _private_api_present() -> bool:
-    try:
-        from _pytest.config import Config, _prepareconfig
-        from _pytest.main import Session
-    except ImportError:
-        return False
-    return callable(_prepareconfig) and hasattr(Session, "from_config") and hasattr(Config, "_do_configure")
 
 
 class CollectedSession:
@@ -178,9 +171,6 @@ class CollectedSession:
     uses_private_api = True
 
     def __init__(self, files: Sequence[str], submission: SubmissionPlugin) -> None:
-        from _pytest.config import _prepareconfig
-        from _pytest.main import Session
-
         self.collection = Collection()
         self.submission = submission
         old_cwd = os.getcwd()
@@ -188,17 +178,10 @@ class CollectedSession:
         # test modules) concern the content's author, not the person grading: kept off stderr.
         with warnings.catch_warnings(record=True):
             try:
-                config = _prepareconfig(session_args(files), plugins=[self.collection])
+                config = pytest_internals.prepare_config(session_args(files), [self.collection])
                 config.pluginmanager.register(submission, SUBMISSION_PLUGIN)
                 config.option.tbstyle = "short"
-                session = Session.from_config(config)
-                # The terminal reporter binds sys.stdout at configure time: give it a private
-                # buffer, so neither the grader's stdout nor the submission's output sees its text.
-                real_stdout, sys.stdout = sys.stdout, io.StringIO()
-                try:
-                    config._do_configure()
-                finally:
-                    sys.stdout = real_stdout
+                session = pytest_internals.configured_session(config)
                 config.hook.pytest_sessionstart(session=session)
                 config.hook.pytest_collection(session=session)
             except pytest.UsageError as exc:
@@ -401,7 +384,7 @@ def drop_unused_plugins(config: pytest.Config, items: Sequence[pytest.Item]) -> 
     for item in items:
         used.update(getattr(item, "fixturenames", ()))
     unused = [name for name, fixtures in FIXTURE_PLUGINS.items() if not used & fixtures]
-    if not any(type(item).__module__ == "_pytest.unittest" for item in items):
+    if not any(pytest_internals.is_unittest_item(item) for item in items):
         unused.append("unittest")
     dropped = []
     for name in unused:
@@ -447,15 +430,8 @@ class _FailureReports:
         # pytest finds where a failing statement ends with tokenize, whose pattern Python
         # compiles on first use (over 10 ms): compile it here, before any sandbox is forked.
         list(tokenize.generate_tokens(io.StringIO("pass\n").readline))
-        try:
-            from _pytest._code import code as code_module
-            from _pytest._code import source as source_module
-
-            original_range = source_module.getstatementrange_ast
-            original_bounds = source_module.get_statement_startend2
-            original_findsource = source_module.findsource
-            original_path: Callable[[object], Path | str] = vars(code_module.Code)["path"].fget
-        except (ImportError, AttributeError):
+        originals = pytest_internals.report_lookups()
+        if originals is None:
             cls.installed = True  # pytest changed: its own (slower) way stays
             return
 
@@ -464,12 +440,12 @@ class _FailureReports:
         ) -> tuple[ast.AST, int, int]:
             if astnode is None:
                 astnode = cls.trees.get(str(source))
-            return original_range(lineno, source, assertion, astnode)
+            return originals.getstatementrange_ast(lineno, source, assertion, astnode)
 
         def get_statement_startend2(lineno: int, node: ast.AST) -> tuple[int, int | None]:
             starts = cls.starts.get(id(node))
             if starts is None:  # not a tree of ours (ours stay alive, so their ids are never reused)
-                return original_bounds(lineno, node)
+                return originals.get_statement_startend2(lineno, node)
             index = bisect_right(starts, lineno)
             return starts[index - 1], (starts[index] if index < len(starts) else None)
 
@@ -479,40 +455,28 @@ class _FailureReports:
         # differently (hidden tests are covered there), so the memo starts empty in each process.
         memo = _ProcessMemo()
 
-        def path(code: code_module.Code) -> Path | str:
-            return memo.get(("path", code.raw.co_filename), lambda: original_path(code))
+        def path(code: Code) -> Path | str:
+            return memo.get(("path", code.raw.co_filename), lambda: originals.path(code))
 
         def findsource(obj: object) -> tuple[Source | None, int]:
             """pytest's ``findsource``, sharing one Source per file between its functions."""
             if not isinstance(obj, types.CodeType):
-                return original_findsource(obj)
+                return originals.findsource(obj)
             try:
                 lines, lineno = inspect.findsource(obj)
             except Exception:  # noqa: BLE001 - as pytest: no source
                 return None, -1
-            kept_lines, source = memo.get(("source", obj.co_filename), lambda: (lines, _source_of(lines)))
+            kept_lines, source = memo.get(
+                ("source", obj.co_filename), lambda: (lines, pytest_internals.new_source(lines))
+            )
             if kept_lines is not lines:  # the file's lines changed (linecache read it again)
-                source = _source_of(lines)
+                source = pytest_internals.new_source(lines)
             return source, lineno
 
-        code_module.Code.path = property(path)  # type: ignore[assignment, method-assign]
-        source_module.findsource = findsource
-        code_module.findsource = findsource  # type: ignore[attr-defined]
-        source_module.get_statement_startend2 = get_statement_startend2
-        source_module.getstatementrange_ast = getstatementrange_ast
-        # code.py imported the name from source.py: replace its copy too (not re-exported there).
-        code_module.getstatementrange_ast = getstatementrange_ast  # type: ignore[attr-defined]
+        pytest_internals.replace_report_lookups(
+            pytest_internals.ReportLookups(getstatementrange_ast, get_statement_startend2, findsource, path)
+        )
         cls.installed = True
-
-
-def _source_of(lines: list[str]) -> Source:
-    """A pytest Source of a file's lines, made as pytest's ``findsource`` makes it."""
-    from _pytest._code.source import Source
-
-    source = Source()
-    source.lines = [line.rstrip() for line in lines]
-    source.raw_lines = lines
-    return source
 
 
 class _ProcessMemo:

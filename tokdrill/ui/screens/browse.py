@@ -27,6 +27,7 @@ from tokdrill.content.model import Library
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import shorten
 from tokdrill.ui.messages import ContentChanged, OpenCard, OpenDrill
+from tokdrill.ui.textual_internals import key_bindings
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
 from tokdrill.ui.widgets.row_list import RowList
@@ -308,7 +309,7 @@ class BrowseScreen(Screen[None]):
         focused = self.focused
         if focused is not None and not isinstance(focused, (RowList, Select)):
             return False  # the search box, or the select's open list, which searches its own options
-        if focused is not None and event.key in focused._bindings.key_to_bindings:
+        if focused is not None and event.key in key_bindings(focused):
             return False
         search = self.query_one("#search", Input)
         search.cursor_position = len(search.value)

@@ -17,8 +17,7 @@ from tokdrill.scheduling.series import ChartSeries, DeckDays, DrillTimes, DueFor
 from tokdrill.ui.formatting import shorten
 
 if TYPE_CHECKING:
-    # The figure class textual_plotext.plot.Plot extends; its subplots are of this class too.
-    from textual_plotext.plotext._figure import _figure_class as Figure
+    from tokdrill.ui.plotext_internals import Figure
 
 _LABEL_WIDTH = 4
 _NICE_SECONDS = (15, 30, 60, 120, 180, 240, 300, 600, 900, 1200, 1800, 3600, 7200)

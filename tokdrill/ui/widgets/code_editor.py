@@ -26,7 +26,6 @@ from typing import Any
 
 from textual import events
 from textual.cache import LRUCache
-from textual.document._syntax_aware_document import SyntaxAwareDocument
 from textual.geometry import Offset, Region, Size, Spacing
 from textual.message import Message
 from textual.reactive import Reactive, reactive
@@ -34,6 +33,7 @@ from textual.strip import Strip
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult, Selection
 
+from tokdrill.ui.textual_internals import SyntaxAwareDocument
 from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point, Tree, rows_an_edit_changed
 
 INDENT = "    "

@@ -11,7 +11,8 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from tokdrill.ui.textual_internals import FooterKey
 
 PALETTE_EXTRA = 2  # the palette key's left border and right padding
 

@@ -18,6 +18,8 @@ from textual import events
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
+from tokdrill.ui.textual_internals import key_bindings
+
 
 @runtime_checkable
 class RoutesKeys(Protocol):
@@ -30,7 +32,7 @@ class RoutesKeys(Protocol):
 
 async def run_own_binding(widget: Widget, event: events.Key) -> bool:
     """Run ``widget``'s own binding for ``event``'s key now; False when it binds no such key."""
-    bindings = widget._bindings.key_to_bindings.get(event.key)
+    bindings = key_bindings(widget).get(event.key)
     if not bindings:
         return False
     action = bindings[0].action

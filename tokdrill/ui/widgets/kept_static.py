@@ -29,6 +29,8 @@ from textual.timer import Timer
 from textual.visual import Visual
 from textual.widgets import Static
 
+from tokdrill.ui.textual_internals import link_styled
+
 KEPT_WIDTHS = 3  # widths kept at once
 PAINT_WAIT_SECONDS = 0.5  # after_paint's work runs after this long if the content is not drawn
 
@@ -138,7 +140,7 @@ class KeptStatic(Static):
                 return Strip.blank(width, style.rich_style)
             found = Strip(*kept.wrapped[y].to_strip(style))
             if self.auto_links:
-                found = found._apply_link_style(self.link_style)
+                found = link_styled(found, self.link_style)
             found = found.extend_cell_length(width, (style + Style(reverse=False)).rich_style)
             kept.drawn[y] = found
             self.lines_drawn += 1

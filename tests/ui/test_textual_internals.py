@@ -1,0 +1,102 @@
+"""The private names of Textual and textual-plotext the app relies on are still there, with the
+shapes it uses. A release that moves one fails here, by name, instead of somewhere in a screen."""
+
+from __future__ import annotations
+
+import inspect
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static, TextArea
+from textual_plotext.plot import Plot
+
+from tokdrill.ui import plotext_internals, textual_internals
+from tokdrill.ui.widgets.code_editor import CodeEditor
+from tokdrill.ui.widgets.in_order import InOrderInput, InOrderTextArea
+
+
+def _check_private(owner: type, expected: object, instance: object) -> list[str]:
+    problems = []
+    for name, parameters in dict(expected).items():  # type: ignore[call-overload]
+        if parameters is None:
+            if not hasattr(instance, name):
+                problems.append(f"{owner.__name__}().{name} is gone")
+            continue
+        method = getattr(owner, name, None)
+        if method is None:
+            problems.append(f"{owner.__name__}.{name}() is gone")
+            continue
+        found = tuple(inspect.signature(method).parameters)[1:]
+        if found != parameters:
+            problems.append(f"{owner.__name__}.{name}{found} was {parameters}")
+    return problems
+
+
+def test_the_text_area_and_input_members_the_editors_use_are_there() -> None:
+    problems = _check_private(TextArea, textual_internals.TEXT_AREA_PRIVATE, TextArea("x = 1\n", language="python"))
+    problems += _check_private(Input, textual_internals.INPUT_PRIVATE, Input())
+    assert not problems, "Textual changed what the code editor relies on: " + "; ".join(problems)
+
+
+def test_every_private_text_area_member_the_editors_override_is_listed() -> None:
+    """The list is the editors' own: a new override of a private member must be listed (and so checked)."""
+    for editor, base, listed in (
+        (CodeEditor, TextArea, textual_internals.TEXT_AREA_PRIVATE),
+        (InOrderTextArea, TextArea, textual_internals.TEXT_AREA_PRIVATE),
+        (InOrderInput, Input, textual_internals.INPUT_PRIVATE),
+    ):
+        overridden = {
+            name
+            for name, value in vars(editor).items()
+            if name.startswith("_") and not name.startswith("__") and inspect.isfunction(value) and hasattr(base, name)
+        }
+        assert overridden <= set(listed), f"{editor.__name__} overrides unlisted {sorted(overridden - set(listed))}"
+
+
+def test_the_private_modules_hold_the_classes_the_app_uses() -> None:
+    document = TextArea("x = 1\n", language="python").document
+    assert isinstance(document, textual_internals.SyntaxAwareDocument), type(document)
+    key = textual_internals.FooterKey("f2", "F2", "Today", "app.today")
+    assert (key.key_display, key.description) == ("F2", "Today")  # what the fitting footer measures
+    assert isinstance(Plot(), plotext_internals.Figure)
+    figure = Plot()
+    figure.subplots(2, 1)
+    assert isinstance(figure.subplot(2, 1), plotext_internals.Figure), "a subplot is no longer a Figure"
+
+
+def test_a_widgets_own_bindings_by_key() -> None:
+    class Bound(Widget):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+k", "kill", "Kill")]
+
+    bindings = textual_internals.key_bindings(Bound())
+    assert [binding.action for binding in bindings["ctrl+k"]] == ["kill"]
+
+
+def test_links_are_styled_and_other_text_is_not() -> None:
+    plain, link = Style(bold=True), Style.from_meta({"@click": "app.bell()"})
+    strip = Strip([Segment("see ", plain), Segment("docs", link)])
+    styled = list(textual_internals.link_styled(strip, Style(underline=True)))
+    assert [segment.text for segment in styled] == ["see ", "docs"]
+    assert styled[0].style == plain
+    assert styled[1].style is not None and styled[1].style.underline
+
+
+async def test_every_frame_handed_to_the_driver_is_seen() -> None:
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Footer()
+            yield Static("hello")
+
+    app = One()
+    seen: list[object] = []
+    async with app.run_test() as pilot:
+        textual_internals.intercept_frames(app, lambda screen, renderable: seen.append(renderable))
+        app.query_one(Static).update("changed")
+        await pilot.pause()
+        await pilot.pause(0.1)
+    assert any(renderable is not None for renderable in seen)

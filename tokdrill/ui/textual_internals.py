@@ -1,0 +1,72 @@
+"""Textual's private names that the app relies on, in one place; tests/ui/test_textual_internals.py
+checks every one against the installed Textual, so a release that moves one fails there by name
+(pyproject.toml pins Textual to the release tested).
+
+Reached through this module: the footer's key widget and the syntax-aware document (private
+modules), a widget's own key bindings, a strip's link styling, and the app's frame hand-off to
+its driver (the benchmark counts frames there). The code editor is a TextArea subclass: the
+private methods and attributes of TextArea it overrides or reads are listed in
+:data:`TEXT_AREA_PRIVATE`, and the same check covers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.style import Style
+from textual.binding import Binding
+from textual.document._syntax_aware_document import SyntaxAwareDocument
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets._footer import FooterKey
+
+__all__ = [
+    "INPUT_PRIVATE",
+    "TEXT_AREA_PRIVATE",
+    "FooterKey",
+    "SyntaxAwareDocument",
+    "intercept_frames",
+    "key_bindings",
+    "link_styled",
+]
+
+# TextArea's private members the code editor (tokdrill.ui.widgets.code_editor) and the in-order
+# text area (tokdrill.ui.widgets.in_order) override or read: name -> the parameters of a method
+# (without self), or None for an attribute.
+TEXT_AREA_PRIVATE: Mapping[str, tuple[str, ...] | None] = {
+    "_build_highlight_map": (),
+    "_watch_selection": ("previous_selection", "selection"),
+    "_refresh_size": (),
+    "_refresh_scrollbars": (),
+    "_recompute_cursor_offset": (),
+    "_on_key": ("event",),
+    "_cursor_offset": None,
+    "_has_cursor": None,
+    "_highlight_query": None,
+    "_matching_bracket_location": None,
+}
+# Input's, which the in-order input overrides.
+INPUT_PRIVATE: Mapping[str, tuple[str, ...] | None] = {"_on_key": ("event",)}
+
+
+def key_bindings(widget: Widget) -> Mapping[str, list[Binding]]:
+    """The bindings ``widget`` itself declares (not its screen's or the app's), by key."""
+    return widget._bindings.key_to_bindings
+
+
+def link_styled(strip: Strip, link_style: Style) -> Strip:
+    """``strip`` with ``link_style`` applied to its links, as Textual's own widgets draw them."""
+    return strip._apply_link_style(link_style)
+
+
+def intercept_frames(app: Any, after: Callable[[object, object], None]) -> None:
+    """Call ``after(screen, renderable)`` each time ``app`` hands a frame to its driver (after
+    the hand-off; a ``None`` renderable is a frame with nothing to draw)."""
+    original = app._display
+
+    def display(screen: object, renderable: object) -> None:
+        original(screen, renderable)
+        after(screen, renderable)
+
+    app._display = display
