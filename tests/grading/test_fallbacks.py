@@ -168,8 +168,8 @@ def test_changed_private_api_is_detected_and_the_fallback_used(tmp_path: Path):
 import sys
 import _pytest.config
 _original = _pytest.config._prepareconfig
-def _renamed(args=None, plugs=None):  # as if a future pytest renamed a parameter
-    return _original(args, plugs)
+def _renamed(args=None, plugs=None, **keywords):  # as if a future pytest renamed a parameter
+    return _original(args, plugs, **keywords)
 _pytest.config._prepareconfig = _renamed
 from tokdrill.bench.grading import retype_source
 from tokdrill.content.loader import load_library
