@@ -1,4 +1,4 @@
-"""`tokdrill bench`: groups by name, the growth section as a table (or in the JSON document)."""
+"""`tokdrill bench`: groups by name, the growth section as a table (or in the JSON document), the page."""
 
 from __future__ import annotations
 
@@ -53,6 +53,17 @@ def test_json_carries_the_growth_rows_only_when_asked(
     assert document["growth"][0]["exponent"] == pytest.approx(ROW.exponent, abs=1e-3)
     assert main(["bench", "--json", "--only", "store"]) == 0
     assert "growth" not in json.loads(capsys.readouterr().out)
+
+
+def test_markdown_prints_the_benchmark_page_naming_the_command(
+    measured: list[tuple[str, object]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "--markdown", "--quick", "--only", "ui", "--growth"]) == 0
+    page = capsys.readouterr().out
+    assert page.startswith("# Benchmarks\n")
+    assert "from one run of `tokdrill bench --quick --only ui --growth`" in page
+    assert "| F4 to Stats painted | 120 ms | 90 ms (the same over an empty store) | 1.33x | <= 150 ms | yes |" in page
+    assert "## Growth" in page
 
 
 def test_an_unknown_group_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,6 +1,6 @@
 """Imported cards -> a deck file in the user's content folder, checked before it replaces anything.
 
-The file is plain deck YAML (docs/ARCHITECTURE.md, "Content files") with Markdown in block
+The file is plain deck YAML (docs/content.md, "Deck (one per file)") with Markdown in block
 scalars, so it reads and edits like a hand-written deck. It is written to a temporary file beside
 its final name, loaded back with tokdrill's own loader, and only renamed into place when that
 load reports no problem: a failed import leaves the folder as it was.

@@ -53,7 +53,8 @@ def run_growth(quick: bool, log: TextIO = sys.stderr) -> tuple[list[GrowthRow], 
     return rows, problems
 
 
-def _fmt(value: float | None, unit: str = "") -> str:
+def value_text(value: float | None, unit: str = "") -> str:
+    """A measured value as the tables show it: three significant digits, whole from 100 up."""
     if value is None:
         return "-"
     text = f"{value:.3g}" if abs(value) < 100 else f"{value:.0f}"
@@ -65,9 +66,9 @@ def render_table(figures: Sequence[Figure], problems: Sequence[str]) -> str:
     header = ("figure", "value", "baseline", "ratio", "goal", "met")
     rows = [header]
     for f in figures:
-        baseline = "-" if f.baseline is None else f"{_fmt(f.baseline, f.unit)} ({f.baseline_name})"
+        baseline = "-" if f.baseline is None else f"{value_text(f.baseline, f.unit)} ({f.baseline_name})"
         ratio = "-" if f.ratio is None else f"{f.ratio:.2f}x"
-        rows.append((f.name, _fmt(f.value, f.unit), baseline, ratio, f.goal, "yes" if f.met else "NO"))
+        rows.append((f.name, value_text(f.value, f.unit), baseline, ratio, f.goal, "yes" if f.met else "NO"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))

@@ -8,6 +8,9 @@ import argparse
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument(
+        "--markdown", action="store_true", help="print the benchmark page (docs/benchmarks.md) in Markdown"
+    )
+    parser.add_argument(
         "--quick", action="store_true", help="fewer repetitions (a few minutes instead of about half an hour)"
     )
     parser.add_argument(
@@ -42,8 +45,27 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(render_json(figures, problems, growth))
         return 0
+    if args.markdown:
+        import json
+
+        from tokdrill.bench.markdown import render_markdown
+
+        print(
+            render_markdown(json.loads(render_json(figures, problems, growth)), f"one run of `{_command_line(args)}`"),
+            end="",
+        )
+        return 0
     print(render_table(figures, problems))
     if growth is not None:
         print()
         print(render_growth(growth))
     return 0
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    """The measuring part of the command that was run (without the output option)."""
+    words = ["tokdrill", "bench"]
+    words += ["--quick"] if args.quick else []
+    words += [word for name in args.only or () for word in ("--only", name)]
+    words += ["--growth"] if args.growth else []
+    return " ".join(words)
