@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from grading_helpers import FAST_LIMITS, GOOD_SOURCE, declared, with_body
 
-from tokdrill.grading.protocol import CHANNEL_LIMIT, LINE_LIMIT, ChannelReader, Reporter, new_nonce
+from tokdrill.grading.protocol import CHANNEL_LIMIT, LINE_LIMIT, ChannelReader, Done, Reporter, new_nonce
 
 MEGABYTE = 1_000_000
 
@@ -99,13 +99,13 @@ def test_channel_reader_skips_an_overlong_line_without_keeping_it():
         reader.feed(chunk)
         assert len(reader._line) <= LINE_LIMIT  # bounded memory, whatever the input
     read_end, write_end = os.pipe()
-    Reporter(write_end, nonce).send("done")
+    Reporter(write_end, nonce).send(Done())
     os.close(write_end)
     reader.feed(b"\n" + os.read(read_end, 4096))
     os.close(read_end)
     reader.close()
     assert reader.forged == 1
-    assert [m["k"] for m in reader.messages] == ["done"]
+    assert [m.kind for m in reader.messages] == ["done"]
 
 
 def test_channel_reader_stops_reading_past_its_total_limit():

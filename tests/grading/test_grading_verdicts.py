@@ -111,12 +111,13 @@ def test_tests_that_never_ran_name_no_concepts(grader, tiny_drill, source):
 
 def test_concepts_come_from_the_graders_collection_not_the_submission(warm_grader, tiny_drill):
     body = """
-import gc
+import gc, json, os
 from tokdrill.grading.protocol import Reporter
 for thing in gc.get_objects():
     if isinstance(thing, Reporter):
-        thing.send("result", name="test_tiny_pairs.py::test_one_symbol_words_have_no_pairs",
-                   outcome="passed", message="", concepts=["forged"])
+        line = {"n": thing._nonce, "k": "result", "name": "test_tiny_pairs.py::test_one_symbol_words_have_no_pairs",
+                "outcome": "passed", "message": "", "concepts": ["forged"]}
+        os.write(thing._fd, json.dumps(line).encode() + b"\n")
 """
     verdict = warm_grader.grade(tiny_drill, body + GOOD_SOURCE)
     assert all("forged" not in t.concepts for t in verdict.tests)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tokdrill.grading.inprocess import MESSAGE_LIMIT
-from tokdrill.grading.inprocess import short_message as _short
+from tokdrill.grading.report import MESSAGE_LIMIT
+from tokdrill.grading.report import short_message as _short
 
 
 def test_absolute_test_file_paths_are_cut_to_the_file_name() -> None:

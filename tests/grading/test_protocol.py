@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,7 +13,11 @@ import pytest
 from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.protocol import (
     ChannelReader,
+    Done,
     EndOfStream,
+    HiddenTestResult,
+    ImportFailed,
+    Ready,
     Reporter,
     TimedOut,
     encode_frame,
@@ -25,9 +30,9 @@ from tokdrill.grading.protocol import (
 def test_reader_keeps_stamped_lines_and_counts_the_rest():
     nonce = new_nonce()
     read_end, write_end = os.pipe()
-    Reporter(write_end, nonce).send("result", name="t.py::a", outcome="passed", message="")
+    Reporter(write_end, nonce).send(HiddenTestResult(name="t.py::a", outcome="passed", message=""))
     os.write(write_end, b'{"k": "done"}\nnot json\n{"n": "wrong", "k": "done"}\n')
-    Reporter(write_end, nonce).send("done")
+    Reporter(write_end, nonce).send(Done())
     os.close(write_end)
     reader = ChannelReader(nonce)
     data = os.read(read_end, 65536)
@@ -35,28 +40,67 @@ def test_reader_keeps_stamped_lines_and_counts_the_rest():
     reader.feed(data[7:])
     reader.close()
     os.close(read_end)
-    assert [m["k"] for m in reader.messages] == ["result", "done"]
+    assert [m.kind for m in reader.messages] == ["result", "done"]
     assert reader.forged == 3
     assert reader.done
+
+
+def test_stamped_lines_that_are_no_message_of_the_channel_count_as_forged():
+    nonce = new_nonce()
+    reader = ChannelReader(nonce)
+    for line in (
+        {"n": nonce, "k": "passed_everything"},  # no such message
+        {"n": nonce, "k": "result", "name": "t.py::a"},  # a result without its outcome
+        {"n": nonce, "k": "ready", "protections": "all of them"},  # not a list
+        [nonce, "done"],
+    ):
+        reader.feed(json.dumps(line).encode() + b"\n")
+    assert reader.forged == 4 and reader.messages == [] and not reader.done
+
+
+def test_each_message_arrives_as_the_type_it_was_sent_as():
+    nonce = new_nonce()
+    read_end, write_end = os.pipe()
+    sent = [
+        Ready(protections=["user namespace", "seccomp: no new processes"]),
+        ImportFailed(error_type="SyntaxError", line=3, column=7, message="SyntaxError: invalid syntax \u00e9"),
+        HiddenTestResult(name="t.py::a", outcome="failed", message="expected 1\ngot 2"),
+        Done(),
+    ]
+    reporter = Reporter(write_end, nonce)
+    for message in sent:
+        reporter.send(message)
+    os.close(write_end)
+    reader = ChannelReader(nonce)
+    reader.feed(os.read(read_end, 65536))
+    os.close(read_end)
+    assert reader.messages == sent and reader.forged == 0
+
+    read_end, write_end = os.pipe()
+    Reporter(write_end, nonce).send(ImportFailed(error_type="NameError", line=1))
+    os.close(write_end)
+    wire = json.loads(os.read(read_end, 65536))  # the names on the wire, one JSON object per line
+    os.close(read_end)
+    assert wire == {"n": nonce, "k": "import_error", "kind": "NameError", "line": 1, "column": 0, "message": ""}
 
 
 def test_a_forked_copy_of_the_reporter_stays_silent():
     # Forked in a fresh single-threaded process: this test process may have other threads.
     script = """
 import os, sys
-from tokdrill.grading.protocol import ChannelReader, Reporter
+from tokdrill.grading.protocol import ChannelReader, Done, HiddenTestResult, Reporter
 read_end, write_end = os.pipe()
 reporter = Reporter(write_end, "n")
 pid = os.fork()
 if pid == 0:
-    reporter.send("done")
+    reporter.send(Done())
     os._exit(0)
 os.waitpid(pid, 0)
-reporter.send("result", name="x")
+reporter.send(HiddenTestResult(name="x", outcome="passed"))
 os.close(write_end)
 reader = ChannelReader("n")
 reader.feed(os.read(read_end, 65536))
-print(" ".join(m["k"] for m in reader.messages))
+print(" ".join(m.kind for m in reader.messages))
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["result"]

@@ -2,9 +2,10 @@
 
 Where to look: :mod:`~tokdrill.grading.api` (entry points), :mod:`~tokdrill.grading.sandbox`
 (grader side of a run), :mod:`~tokdrill.grading.harness` and :mod:`~tokdrill.grading.confine`
-(sandboxed side), :mod:`~tokdrill.grading.protocol` (wire formats), :mod:`~tokdrill.grading.decide`
-(observations to verdict), :mod:`~tokdrill.grading.verdict` (types), :mod:`~tokdrill.grading.report`
-(verdict to text). ``grade`` and ``WarmGrader`` are imported lazily, so ``import tokdrill.grading``
+(sandboxed side), :mod:`~tokdrill.grading.protocol` (wire formats and the typed messages of the
+result channel), :mod:`~tokdrill.grading.decide` (observations to verdict),
+:mod:`~tokdrill.grading.verdict` (types), :mod:`~tokdrill.grading.report` (verdict to text),
+:mod:`~tokdrill.grading.pytest_internals` (pytest's private names). ``grade`` and ``WarmGrader`` are imported lazily, so ``import tokdrill.grading``
 stays cheap.
 """
 

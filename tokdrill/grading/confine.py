@@ -26,7 +26,7 @@ from tokdrill.grading import kernel, landlock, seccomp
 from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.mechanisms import INSIDE_UID, NOBODY
 
-Mode = Literal["userns", "landlock", "plain"]
+ConfinementMode = Literal["userns", "landlock", "plain"]
 SCRATCH = "/tmp/work"
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 DEVICES = (("null", True), ("zero", False), ("full", True), ("random", False), ("urandom", False))
@@ -36,7 +36,7 @@ DEVICES = (("null", True), ("zero", False), ("full", True), ("random", False), (
 class Confinement:
     """Everything the lock-down needs, decided by the grader before forking."""
 
-    mode: Mode
+    mode: ConfinementMode
     limits: Limits
     seccomp: bool  # libseccomp is usable
     grader_is_root: bool

@@ -12,9 +12,25 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tokdrill.grading.limits import Limits
+from tokdrill.grading.protocol import (
+    Aborted,
+    ChannelMessage,
+    Done,
+    HiddenTestResult,
+    HiddenTestsStart,
+    HiddenTestStarts,
+    ImportFailed,
+    InternalFailure,
+    Message,
+    Missing,
+    Ready,
+    UserCodeStarts,
+)
 from tokdrill.grading.spec import bare_name
 from tokdrill.grading.submission import SUBMISSION_FILENAME
 from tokdrill.grading.verdict import OUTCOMES, Outcome, TestResult, Verdict
@@ -35,7 +51,7 @@ class RunRecord:
     concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     filename: str = SUBMISSION_FILENAME
     notice: str = ""
-    messages: list[dict[str, object]] = field(default_factory=list)
+    messages: list[ChannelMessage] = field(default_factory=list)
     forged: int = 0
     channel_overflow: bool = False
     protections: list[str] = field(default_factory=list)  # added by the grader itself
@@ -52,58 +68,133 @@ class RunRecord:
 
 
 def decide(drill_id: str, record: RunRecord) -> Verdict:
-    limits = record.limits
-    results: dict[str, TestResult] = {}
-    running: str | None = None
-    problems: list[str] = []
-    protections: list[str] = []
-    ready = done = tests_started = user_code = False
-    for message in record.messages:
-        kind = message["k"]
-        if kind == "ready" and not ready:  # the first one, sent before any user code ran
-            ready = True
-            listed = message.get("protections")
-            if isinstance(listed, list):
-                protections = [_cap(str(p), 300) for p in listed[:PROTECTIONS_SHOWN]]
-        elif kind == "start":
-            running = _cap(str(message.get("name")), 300)
-        elif kind == "result":
-            sent = str(message.get("name"))
-            name = expected_name(sent, record.expected)
-            reported = message.get("outcome")
-            checked: Outcome = reported if reported in OUTCOMES else "error"
-            previous = results.get(name) if name is not None else None
-            if name is not None and (previous is None or (previous.outcome == "passed" and checked != "passed")):
-                detail = _cap(str(message.get("message", "")), MESSAGE_SHOWN)
-                if sent != name and checked != "passed":  # one case of a parametrized test
-                    detail = f"{_cap(sent, 300)}: {detail}"
-                results[name] = TestResult(name, checked, explain(detail, limits))
-            running = None
-        elif kind == "user_code":
-            user_code = True
-        elif kind == "aborted":
-            problems.append(f"your code stopped the test run: {message.get('message', '')}")
-        elif kind == "tests_started":
-            tests_started = True
-        elif kind == "done":
-            done = True
-        elif kind == "import_error":
-            problems.append(_import_problem(message, record.filename))
-        elif kind == "missing":
-            names = message.get("messages")
-            listed_names = names if isinstance(names, list) else []
-            problems.append("missing from your code: " + "; ".join(str(n) for n in listed_names[:20]))
-        elif kind == "internal" and user_code:
-            problems.append(
-                f"the grading harness failed while your code ran (did your code change it?):\n{message.get('message', '')}"
-            )
-        elif kind == "internal":
-            detail = _cap(str(message.get("message", "")), PROBLEM_SHOWN)
-            return _internal(drill_id, record, protections, "the grader failed inside tokdrill:\n" + detail)
-    protections += record.protections
-    ended = _how_it_ended(record, running, done or bool(problems))
+    """The verdict on one run: read the child's messages, name what went wrong with the run,
+    give every expected test a result, and pass only a complete, clean run."""
+    channel = read_channel(record)
+    if channel.internal:
+        return _internal(drill_id, record, channel.protections, channel.internal)
+    protections = channel.protections + record.protections
     if record.supervisor_lost:
         return _internal(drill_id, record, protections, "the grader lost track of the sandboxed process")
+    ended = _how_it_ended(record, channel.running, channel.done or bool(channel.problems))
+    problems = channel.problems + _run_problems(record, ended)
+    tests = _test_results(record, channel, problems, ended)
+    if not channel.tests_started and not problems:
+        problems.append("the submission's tests never started")
+    passed = not problems and channel.done and all(t.outcome == "passed" for t in tests)
+    return Verdict(
+        drill=drill_id,
+        passed=passed,
+        tests=tests,
+        seconds=record.seconds,
+        problem=_cap("\n".join(_cap(p, PROBLEM_SHOWN) for p in problems), PROBLEM_SHOWN),
+        protections=tuple(protections),
+        output=_output_text(record),
+        notice=record.notice,
+    )
+
+
+@dataclass
+class ChannelReading:
+    """What the child's messages said, in the grader's terms: only expected tests' first
+    results, every text capped."""
+
+    results: dict[str, TestResult] = field(default_factory=dict)
+    running: str | None = None  # the test that started and has not reported
+    problems: list[str] = field(default_factory=list)
+    protections: list[str] = field(default_factory=list)
+    ready: bool = False
+    user_code: bool = False
+    tests_started: bool = False
+    done: bool = False
+    internal: str = ""  # the harness failed before user code ran: tokdrill's fault
+
+
+def read_channel(record: RunRecord) -> ChannelReading:
+    """Read the messages in order; a harness failure before user code ran ends the reading."""
+    reading = ChannelReading()
+    for message in record.messages:
+        _READERS[type(message)](reading, message, record)
+        if reading.internal:
+            break
+    return reading
+
+
+def _ready(reading: ChannelReading, message: Ready, record: RunRecord) -> None:
+    if not reading.ready:  # the first one, sent before any user code ran
+        reading.ready = True
+        reading.protections = [_cap(p, 300) for p in message.protections[:PROTECTIONS_SHOWN]]
+
+
+def _test_starts(reading: ChannelReading, message: HiddenTestStarts, record: RunRecord) -> None:
+    reading.running = _cap(message.name, 300)
+
+
+def _test_result(reading: ChannelReading, message: HiddenTestResult, record: RunRecord) -> None:
+    """An expected test's first result, or a failure after a pass (one of its cases failed)."""
+    reading.running = None
+    name = expected_name(message.name, record.expected)
+    if name is None:
+        return
+    outcome: Outcome = message.outcome if message.outcome in OUTCOMES else "error"
+    previous = reading.results.get(name)
+    if previous is None or (previous.outcome == "passed" and outcome != "passed"):
+        detail = _cap(message.message, MESSAGE_SHOWN)
+        if message.name != name and outcome != "passed":  # one case of a parametrized test
+            detail = f"{_cap(message.name, 300)}: {detail}"
+        reading.results[name] = TestResult(name, outcome, explain(detail, record.limits))
+
+
+def _user_code(reading: ChannelReading, message: UserCodeStarts, record: RunRecord) -> None:
+    reading.user_code = True
+
+
+def _aborted(reading: ChannelReading, message: Aborted, record: RunRecord) -> None:
+    reading.problems.append(f"your code stopped the test run: {message.message}")
+
+
+def _tests_start(reading: ChannelReading, message: HiddenTestsStart, record: RunRecord) -> None:
+    reading.tests_started = True
+
+
+def _done(reading: ChannelReading, message: Done, record: RunRecord) -> None:
+    reading.done = True
+
+
+def _import_failed(reading: ChannelReading, message: ImportFailed, record: RunRecord) -> None:
+    reading.problems.append(_import_problem(message, record.filename))
+
+
+def _missing(reading: ChannelReading, message: Missing, record: RunRecord) -> None:
+    reading.problems.append("missing from your code: " + "; ".join(message.messages[:20]))
+
+
+def _internal_failure(reading: ChannelReading, message: InternalFailure, record: RunRecord) -> None:
+    if reading.user_code:
+        reading.problems.append(
+            f"the grading harness failed while your code ran (did your code change it?):\n{message.message}"
+        )
+    else:
+        reading.internal = "the grader failed inside tokdrill:\n" + _cap(message.message, PROBLEM_SHOWN)
+
+
+_READERS: dict[type[Message], Callable[[ChannelReading, Any, RunRecord], None]] = {
+    Ready: _ready,
+    HiddenTestStarts: _test_starts,
+    HiddenTestResult: _test_result,
+    UserCodeStarts: _user_code,
+    Aborted: _aborted,
+    HiddenTestsStart: _tests_start,
+    Done: _done,
+    ImportFailed: _import_failed,
+    Missing: _missing,
+    InternalFailure: _internal_failure,
+}
+
+
+def _run_problems(record: RunRecord, ended: str) -> list[str]:
+    """What went wrong with the run itself: forged lines, an overflowing channel, an abnormal end."""
+    problems = []
     if record.forged:
         problems.append(
             f"{record.forged} forged or garbled line(s) appeared on the grader's private result channel; "
@@ -113,37 +204,38 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
         problems.append("the sandboxed process sent more than the result channel carries; the rest was dropped")
     if ended:
         problems.append(ended)
+    return problems
 
-    tests: list[TestResult] = []
-    not_run = "not run: " + (problems[0].splitlines()[0][:300] if problems else "the run ended early")
+
+def _test_results(
+    record: RunRecord, channel: ChannelReading, problems: list[str], ended: str
+) -> tuple[TestResult, ...]:
+    """A result for every expected test, in the grader's order, with its concepts; the messages
+    share :data:`MESSAGES_BUDGET` characters."""
+    tests = []
     budget = MESSAGES_BUDGET
+    running = expected_name(channel.running, record.expected) if channel.running is not None else None
     for name in record.expected:
+        result = channel.results.get(name)
         concepts = record.concepts.get(name, ())
-        result = results.get(name)
         if result is None:
-            if running is not None and name == expected_name(running, record.expected):
-                missing: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
-                why = f"this test was running when the run ended: {ended or 'no result reported'}"
-            else:  # never ran (the code did not import, or the run ended first): it caught nothing
-                missing, why = "error", (not_run if problems else "no result reported for this test")
-                concepts = ()
-            result = TestResult(name, missing, why)
+            result = _unreported(record, name, running, problems, ended)
+            if name != running:
+                concepts = ()  # it never ran (the code did not import, or the run ended first): it caught nothing
         shown = result.message if len(result.message) <= budget else _cap(result.message, max(budget, 200))
         budget = max(0, budget - len(shown))
         tests.append(TestResult(name, result.outcome, shown, concepts))
-    if not tests_started and not problems:
-        problems.append("the submission's tests never started")
-    passed = not problems and done and all(t.outcome == "passed" for t in tests)
-    return Verdict(
-        drill=drill_id,
-        passed=passed,
-        tests=tuple(tests),
-        seconds=record.seconds,
-        problem=_cap("\n".join(_cap(p, PROBLEM_SHOWN) for p in problems), PROBLEM_SHOWN),
-        protections=tuple(protections),
-        output=_output_text(record),
-        notice=record.notice,
-    )
+    return tuple(tests)
+
+
+def _unreported(record: RunRecord, name: str, running: str | None, problems: list[str], ended: str) -> TestResult:
+    """The result of a test that did not report: cut short while it ran, or never run."""
+    if name == running:
+        outcome: Outcome = "timeout" if record.timed_out or _cpu_exhausted(record) else "error"
+        return TestResult(name, outcome, f"this test was running when the run ended: {ended or 'no result reported'}")
+    if problems:
+        return TestResult(name, "error", "not run: " + problems[0].splitlines()[0][:300])
+    return TestResult(name, "error", "no result reported for this test")
 
 
 def expected_name(sent: str, expected: tuple[str, ...]) -> str | None:
@@ -247,10 +339,10 @@ def _socket_refused(message: str) -> bool:
     return "socket" in message and ("Operation not permitted" in message or "Permission denied" in message)
 
 
-def _import_problem(message: dict[str, object], filename: str) -> str:
-    line, col = message.get("line") or 0, message.get("column") or 0
+def _import_problem(message: ImportFailed, filename: str) -> str:
+    line, col = message.line, message.column
     where = f"{filename}, line {line}" + (f", column {col}" if col else "") if line else filename
-    return f"your code failed to import ({where}): {_cap(str(message.get('message', '')), PROBLEM_SHOWN)}"
+    return f"your code failed to import ({where}): {_cap(message.message, PROBLEM_SHOWN)}"
 
 
 def _output_text(record: RunRecord) -> str:

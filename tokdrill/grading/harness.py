@@ -20,7 +20,19 @@ from dataclasses import dataclass
 from tokdrill.grading.confine import Confinement, Lockdown
 from tokdrill.grading.inprocess import ResultCollector
 from tokdrill.grading.prepared import PreparedDrill
-from tokdrill.grading.protocol import Reporter
+from tokdrill.grading.protocol import (
+    Aborted,
+    Done,
+    HiddenTestResult,
+    HiddenTestsStart,
+    HiddenTestStarts,
+    ImportFailed,
+    InternalFailure,
+    Missing,
+    Ready,
+    Reporter,
+    UserCodeStarts,
+)
 from tokdrill.grading.pytest_session import PreparationError
 from tokdrill.grading.spec import test_name
 from tokdrill.grading.submission import build_module
@@ -52,23 +64,23 @@ def child_main(prepared: PreparedDrill, plan: ChildPlan) -> None:
         lockdown.isolate()
 
         def seal() -> None:
-            reporter.send("ready", protections=lockdown.seal())
+            reporter.send(Ready(protections=lockdown.seal()))
 
         def load() -> types.ModuleType | None:
             return _load_submission(prepared, _read_source(plan.source_fd), plan.filename, reporter)
 
         if prepared.session.run(seal, load, [StreamingReporter(reporter)]):
-            reporter.send("done")
+            reporter.send(Done())
         code = 0
     except BaseException as exc:  # noqa: BLE001 - report our own failure as ours
         try:
             if "user_code" in reporter.sent:
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:TEXT_LIMIT]
-                reporter.send("aborted", message=detail)
+                reporter.send(Aborted(message=detail))
             elif isinstance(exc, PreparationError):  # a drill's tests collected in here: its words suffice
-                reporter.send("internal", message=f"the drill's hidden tests cannot grade: {exc}"[:TEXT_LIMIT])
+                reporter.send(InternalFailure(message=f"the drill's hidden tests cannot grade: {exc}"[:TEXT_LIMIT]))
             else:
-                reporter.send("internal", message=traceback.format_exc(limit=8)[-3000:])
+                reporter.send(InternalFailure(message=traceback.format_exc(limit=8)[-3000:]))
         except BaseException:  # noqa: BLE001
             pass
     finally:
@@ -119,18 +131,18 @@ def _load_submission(
     prepared: PreparedDrill, source: str, filename: str, reporter: Reporter
 ) -> types.ModuleType | None:
     """Build the module from the user's source; report why not and return None if it fails."""
-    reporter.send("user_code")  # from here on, anything odd may be the submission's doing
+    reporter.send(UserCodeStarts())  # from here on, anything odd may be the submission's doing
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
     try:
         module, missing = build_module(source, prepared.spec.symbols, filename=filename)
     except BaseException as exc:  # noqa: BLE001 - anything the user's import does is theirs
-        reporter.send("import_error", **describe_import_error(exc, filename))
+        reporter.send(describe_import_error(exc, filename))
         return None
     if missing:
-        reporter.send("missing", symbols=[m.symbol for m in missing], messages=[str(m) for m in missing])
+        reporter.send(Missing(symbols=[m.symbol for m in missing], messages=[str(m) for m in missing]))
         return None
-    reporter.send("tests_started")
+    reporter.send(HiddenTestsStart())
     return module
 
 
@@ -142,15 +154,15 @@ class StreamingReporter(ResultCollector):
         self._reporter = reporter
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:
-        self._reporter.send("start", name=test_name(nodeid))
+        self._reporter.send(HiddenTestStarts(name=test_name(nodeid)))
 
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
         result = self.results.get(test_name(nodeid))
         if result is not None:
-            self._reporter.send("result", name=result.name, outcome=result.outcome, message=result.message)
+            self._reporter.send(HiddenTestResult(name=result.name, outcome=result.outcome, message=result.message))
 
 
-def describe_import_error(exc: BaseException, filename: str) -> dict[str, object]:
+def describe_import_error(exc: BaseException, filename: str) -> ImportFailed:
     """Kind, location in the user's file and a readable message for an exception at import."""
     kind = type(exc).__name__
     if isinstance(exc, SyntaxError) and (exc.filename in (filename, None)):
@@ -160,7 +172,7 @@ def describe_import_error(exc: BaseException, filename: str) -> dict[str, object
         if text:
             shown, caret = _caret_line(text, col)
             detail += f"\n    {shown}\n    {caret}"
-        return {"kind": kind, "line": line, "column": col, "message": detail}
+        return ImportFailed(error_type=kind, line=line, column=col, message=detail)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
     line = (frames[-1].lineno or 0) if frames else 0
     col = (frames[-1].colno or 0) + 1 if frames and frames[-1].colno is not None else 0
@@ -172,7 +184,7 @@ def describe_import_error(exc: BaseException, filename: str) -> dict[str, object
     else:
         summary = _exception_text(exc)
     message = summary + (f"\n{where.rstrip()}" if where else "")
-    return {"kind": kind, "line": line, "column": col, "message": message}
+    return ImportFailed(error_type=kind, line=line, column=col, message=message)
 
 
 def _caret_line(text: str, column: int, width: int = 100) -> tuple[str, str]:

@@ -2,24 +2,22 @@
 
 :class:`ResultCollector` is the child side's record of each test's outcome. :func:`run_hidden_tests`
 runs hidden test files against a module in this very process, with no sandbox: tests that prove
-the hidden tests strong and fair use it, since the code they grade is the project's own.
+the hidden tests strong and fair use it, since the code they grade is the project's own. It runs
+pytest with the grader's own options (:func:`~tokdrill.grading.pytest_session.session_args`).
 """
 
 from __future__ import annotations
 
-import os
-import re
 import types
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from tokdrill.grading.pytest_session import SUBMISSION_PLUGIN, SubmissionPlugin
+from tokdrill.grading.pytest_session import SUBMISSION_PLUGIN, SubmissionPlugin, session_args
+from tokdrill.grading.report import short_message
 from tokdrill.grading.spec import test_name
 from tokdrill.grading.verdict import Outcome, TestResult
-
-MESSAGE_LIMIT = 2000  # characters of one test's failure text
 
 
 class ResultCollector:
@@ -49,42 +47,11 @@ class ResultCollector:
             self.collect_errors.append(short_message(report.longreprtext))
 
 
-_TEST_FILE_PATH = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s:'\"]*[\\/](test_\w+\.py)")
-
-
-def short_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """A report's text for a person: test files named without their folder, capped in size."""
-    if len(text) > 4 * limit:
-        text = text[: 2 * limit] + "\n" + text[-2 * limit :]  # keep the regex's work bounded
-    text = _TEST_FILE_PATH.sub(r"\1", text.strip())
-    if len(text) <= limit:
-        return text
-    return text[: limit - 60].rstrip() + f"\n... (message cut at {limit} characters)"
-
-
 def pytest_args(test_files: Sequence[Path], extra: Sequence[str] = ()) -> list[str]:
-    """The pytest command line for an in-process run: quiet, no cache, no user config files."""
+    """The pytest command line for an in-process run: the grader's own options (one list, in
+    :func:`~tokdrill.grading.pytest_session.session_args`), no header, then ``extra``."""
     files = [str(Path(f)) for f in test_files]
-    rootdir = str(Path(files[0]).parent) if files else os.getcwd()
-    return [
-        *files,
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "-p",
-        "no:randomly",
-        "--import-mode=importlib",
-        "-o",
-        "addopts=",
-        "-o",
-        "python_files=test_*.py",
-        "--rootdir",
-        rootdir,
-        "--no-header",
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
-        *extra,
-    ]
+    return [*session_args(files), "--no-header", "-W", "ignore::pytest.PytestAssertRewriteWarning", *extra]
 
 
 def run_hidden_tests(

@@ -3,12 +3,13 @@
 **Frames** (warm server and its clients): a 4-byte big-endian length, then that many bytes of
 JSON. Both ends are tokdrill's own processes.
 
-**The result channel** (sandboxed child to grader): one JSON object per line, each stamped with
-a per-run nonce the grader chose before forking. Lines without the nonce are evidence of
-tampering: the reader counts them and the run fails. The child is not trusted, so the reader is
-linear in its input and bounded: a line longer than :data:`LINE_LIMIT` is counted as garbled
-(its bytes are skipped, not kept), and past :data:`CHANNEL_LIMIT` bytes in total the rest is
-dropped and :attr:`ChannelReader.overflowed` says so.
+**The result channel** (sandboxed child to grader): one JSON object per line, a typed message
+(:data:`ChannelMessage`, told apart by its ``k`` field) stamped with a per-run nonce the grader
+chose before forking. Lines without the nonce, or that are not one of the messages, are
+evidence of tampering: the reader counts them and the run fails. The child is not trusted, so
+the reader is linear in its input and bounded: a line longer than :data:`LINE_LIMIT` is counted
+as garbled (its bytes are skipped, not kept), and past :data:`CHANNEL_LIMIT` bytes in total the
+rest is dropped and :attr:`ChannelReader.overflowed` says so.
 """
 
 from __future__ import annotations
@@ -21,12 +22,100 @@ import struct
 import time
 from dataclasses import dataclass, field
 
+import msgspec
+
 HEADER = struct.Struct(">I")
 LINE_LIMIT = 64 * 1024  # bytes of one channel message
 CHANNEL_LIMIT = 4 * 1024 * 1024  # bytes of channel traffic read from one run
 
-# Bound now, before any submission runs: patching ``json.dumps`` later does not reach the reports.
-_encode = json.JSONEncoder(ensure_ascii=True).encode
+
+class Message(msgspec.Struct, tag_field="k", kw_only=True):
+    """A message of the result channel; ``n`` is the run's nonce, set by the :class:`Reporter`."""
+
+    n: str = ""
+
+    @property
+    def kind(self) -> str:
+        """The message's tag on the wire (its ``k``)."""
+        return str(self.__struct_config__.tag)
+
+
+class Ready(Message, tag="ready"):
+    """The child is locked down, before any user code ran: the protections in force."""
+
+    protections: list[str] = []
+
+
+class UserCodeStarts(Message, tag="user_code"):
+    """From here on, anything odd may be the submission's doing."""
+
+
+class ImportFailed(Message, tag="import_error"):
+    """The submission did not import: the exception's kind, where in the user's file, and why."""
+
+    error_type: str = msgspec.field(default="", name="kind")
+    line: int = 0  # 0: no line of the user's file is known
+    column: int = 0
+    message: str = ""
+
+
+class Missing(Message, tag="missing"):
+    """Symbols the drill asks for that the submission does not define, each with a sentence."""
+
+    symbols: list[str] = []
+    messages: list[str] = []
+
+
+class HiddenTestsStart(Message, tag="tests_started"):
+    """The submission loaded; the hidden tests run now."""
+
+
+class HiddenTestStarts(Message, tag="start"):
+    """One test (``file::name``) starts."""
+
+    name: str
+
+
+class HiddenTestResult(Message, tag="result"):
+    """One test's outcome and failure text, as the child's pytest saw it (not trusted)."""
+
+    name: str
+    outcome: str
+    message: str = ""
+
+
+class Done(Message, tag="done"):
+    """Every collected test has reported."""
+
+
+class Aborted(Message, tag="aborted"):
+    """The test run stopped on an exception after user code ran."""
+
+    message: str = ""
+
+
+class InternalFailure(Message, tag="internal"):
+    """The harness failed (before user code ran, that is tokdrill's fault)."""
+
+    message: str = ""
+
+
+ChannelMessage = (
+    Ready
+    | UserCodeStarts
+    | ImportFailed
+    | Missing
+    | HiddenTestsStart
+    | HiddenTestStarts
+    | HiddenTestResult
+    | Done
+    | Aborted
+    | InternalFailure
+)
+
+# Bound now, before any submission runs: patching ``json`` or msgspec later does not reach the reports.
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder(ChannelMessage).decode
 _write = os.write
 _getpid = os.getpid
 
@@ -91,12 +180,13 @@ class Reporter:
         self._pid = os.getpid()
         self.sent: set[str] = set()
 
-    def send(self, kind: str, /, **fields: object) -> None:
+    def send(self, message: Message) -> None:
+        """Stamp ``message`` with the run's nonce and write it as one line."""
         if _getpid() != self._pid:  # a forked copy of the harness does not speak for the run
             return
-        self.sent.add(kind)
-        line = _encode({"n": self._nonce, "k": kind, **fields}) + "\n"
-        data = line.encode("ascii")
+        self.sent.add(message.kind)
+        message.n = self._nonce
+        data = _encode(message) + b"\n"
         while data:
             try:
                 written = _write(self._fd, data)
@@ -112,7 +202,7 @@ class ChannelReader:
     """Grader side: splits the byte stream into verified messages and counts forgeries."""
 
     nonce: str
-    messages: list[dict[str, object]] = field(default_factory=list)
+    messages: list[ChannelMessage] = field(default_factory=list)
     forged: int = 0
     done: bool = False  # the harness said every test has reported
     overflowed: bool = False  # more than CHANNEL_LIMIT bytes arrived; the rest was dropped
@@ -156,13 +246,13 @@ class ChannelReader:
         if not line.strip():
             return
         try:
-            message = json.loads(line)
-        except ValueError:
+            message = _decode(line)
+        except msgspec.DecodeError:
             self.forged += 1
             return
-        if not isinstance(message, dict) or message.get("n") != self.nonce or not isinstance(message.get("k"), str):
+        if message.n != self.nonce:
             self.forged += 1
             return
         self.messages.append(message)
-        if message["k"] == "done":
+        if isinstance(message, Done):
             self.done = True

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 import pytest
 
 from tokdrill.grading import pytest_internals
+from tokdrill.grading.report import short_message
 from tokdrill.grading.spec import bare_name, test_name
 
 if TYPE_CHECKING:
@@ -96,8 +97,6 @@ class Collection:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            from tokdrill.grading.inprocess import short_message
-
             self.errors.append(short_message(report.longreprtext))
 
 

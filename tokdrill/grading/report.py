@@ -5,7 +5,8 @@ the code's own output, the problem, the sandbox notice); :func:`summary_line` is
 outcome. The command line prints the spans then the summary; the app shows the summary first and
 maps each style to a colour. Every text that may come from a submission goes through
 :func:`printable`, so control bytes (escape sequences, carriage returns, bidirectional overrides)
-are shown as visible escapes and never reach a terminal as commands.
+are shown as visible escapes and never reach a terminal as commands. :func:`short_message` cuts
+a test's failure text for a person (file names without their folder, a bounded length).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Literal
 from tokdrill.grading.verdict import Verdict
 
 Style = Literal["plain", "pass", "fail", "warn", "dim", "heading"]
+MESSAGE_LIMIT = 2000  # characters of one test's failure text
 MARKS = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 MARK_STYLES: dict[str, Style] = {"passed": "pass", "failed": "fail", "error": "fail", "timeout": "warn"}
 MESSAGE_LINES = 12  # lines of each failure message shown (the JSON output has them all)
@@ -125,3 +127,16 @@ def _clip(lines: list[str], keep: int, keep_tail: bool = False) -> list[str]:
     cut = len(lines) - keep
     note = f"... ({cut} more line{'s' if cut != 1 else ''} not shown; --json has the full message)"
     return [note, *lines[-keep:]] if keep_tail else [*lines[:keep], note]
+
+
+_TEST_FILE_PATH = re.compile(r"(?:[A-Za-z]:)?[\\/][^\s:'\"]*[\\/](test_\w+\.py)")
+
+
+def short_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A report's text for a person: test files named without their folder, capped in size."""
+    if len(text) > 4 * limit:
+        text = text[: 2 * limit] + "\n" + text[-2 * limit :]  # keep the regex's work bounded
+    text = _TEST_FILE_PATH.sub(r"\1", text.strip())
+    if len(text) <= limit:
+        return text
+    return text[: limit - 60].rstrip() + f"\n... (message cut at {limit} characters)"

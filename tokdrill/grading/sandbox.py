@@ -31,7 +31,7 @@ import tempfile
 import time
 
 from tokdrill.grading import kernel, mechanisms
-from tokdrill.grading.confine import Confinement, Mode
+from tokdrill.grading.confine import Confinement, ConfinementMode
 from tokdrill.grading.decide import RunRecord
 from tokdrill.grading.harness import ChildPlan, child_main
 from tokdrill.grading.limits import Limits, size_text
@@ -106,7 +106,7 @@ def layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
     return _layout
 
 
-def choose_mode(found: mechanisms.Mechanisms) -> Mode:
+def choose_mode(found: mechanisms.Mechanisms) -> ConfinementMode:
     if found.userns:
         return "userns"
     return "landlock" if found.landlock else "plain"
