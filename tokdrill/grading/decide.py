@@ -16,21 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tokdrill.grading import protocol
 from tokdrill.grading.limits import Limits
-from tokdrill.grading.protocol import (
-    Aborted,
-    ChannelMessage,
-    Done,
-    HiddenTestResult,
-    HiddenTestsStart,
-    HiddenTestStarts,
-    ImportFailed,
-    InternalFailure,
-    Message,
-    Missing,
-    Ready,
-    UserCodeStarts,
-)
 from tokdrill.grading.spec import bare_name
 from tokdrill.grading.submission import SUBMISSION_FILENAME
 from tokdrill.grading.verdict import OUTCOMES, Outcome, TestResult, Verdict
@@ -51,7 +38,7 @@ class RunRecord:
     concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     filename: str = SUBMISSION_FILENAME
     notice: str = ""
-    messages: list[ChannelMessage] = field(default_factory=list)
+    messages: list[protocol.ChannelMessage] = field(default_factory=list)
     forged: int = 0
     channel_overflow: bool = False
     protections: list[str] = field(default_factory=list)  # added by the grader itself
@@ -120,17 +107,17 @@ def read_channel(record: RunRecord) -> ChannelReading:
     return reading
 
 
-def _ready(reading: ChannelReading, message: Ready, record: RunRecord) -> None:
+def _ready(reading: ChannelReading, message: protocol.Ready, record: RunRecord) -> None:
     if not reading.ready:  # the first one, sent before any user code ran
         reading.ready = True
         reading.protections = [_cap(p, 300) for p in message.protections[:PROTECTIONS_SHOWN]]
 
 
-def _test_starts(reading: ChannelReading, message: HiddenTestStarts, record: RunRecord) -> None:
+def _test_starts(reading: ChannelReading, message: protocol.HiddenTestStarts, record: RunRecord) -> None:
     reading.running = _cap(message.name, 300)
 
 
-def _test_result(reading: ChannelReading, message: HiddenTestResult, record: RunRecord) -> None:
+def _test_result(reading: ChannelReading, message: protocol.HiddenTestResult, record: RunRecord) -> None:
     """An expected test's first result, or a failure after a pass (one of its cases failed)."""
     reading.running = None
     name = expected_name(message.name, record.expected)
@@ -145,31 +132,31 @@ def _test_result(reading: ChannelReading, message: HiddenTestResult, record: Run
         reading.results[name] = TestResult(name, outcome, explain(detail, record.limits))
 
 
-def _user_code(reading: ChannelReading, message: UserCodeStarts, record: RunRecord) -> None:
+def _user_code(reading: ChannelReading, message: protocol.UserCodeStarts, record: RunRecord) -> None:
     reading.user_code = True
 
 
-def _aborted(reading: ChannelReading, message: Aborted, record: RunRecord) -> None:
+def _aborted(reading: ChannelReading, message: protocol.Aborted, record: RunRecord) -> None:
     reading.problems.append(f"your code stopped the test run: {message.message}")
 
 
-def _tests_start(reading: ChannelReading, message: HiddenTestsStart, record: RunRecord) -> None:
+def _tests_start(reading: ChannelReading, message: protocol.HiddenTestsStart, record: RunRecord) -> None:
     reading.tests_started = True
 
 
-def _done(reading: ChannelReading, message: Done, record: RunRecord) -> None:
+def _done(reading: ChannelReading, message: protocol.Done, record: RunRecord) -> None:
     reading.done = True
 
 
-def _import_failed(reading: ChannelReading, message: ImportFailed, record: RunRecord) -> None:
+def _import_failed(reading: ChannelReading, message: protocol.ImportFailed, record: RunRecord) -> None:
     reading.problems.append(_import_problem(message, record.filename))
 
 
-def _missing(reading: ChannelReading, message: Missing, record: RunRecord) -> None:
+def _missing(reading: ChannelReading, message: protocol.Missing, record: RunRecord) -> None:
     reading.problems.append("missing from your code: " + "; ".join(message.messages[:20]))
 
 
-def _internal_failure(reading: ChannelReading, message: InternalFailure, record: RunRecord) -> None:
+def _internal_failure(reading: ChannelReading, message: protocol.InternalFailure, record: RunRecord) -> None:
     if reading.user_code:
         reading.problems.append(
             f"the grading harness failed while your code ran (did your code change it?):\n{message.message}"
@@ -178,17 +165,17 @@ def _internal_failure(reading: ChannelReading, message: InternalFailure, record:
         reading.internal = "the grader failed inside tokdrill:\n" + _cap(message.message, PROBLEM_SHOWN)
 
 
-_READERS: dict[type[Message], Callable[[ChannelReading, Any, RunRecord], None]] = {
-    Ready: _ready,
-    HiddenTestStarts: _test_starts,
-    HiddenTestResult: _test_result,
-    UserCodeStarts: _user_code,
-    Aborted: _aborted,
-    HiddenTestsStart: _tests_start,
-    Done: _done,
-    ImportFailed: _import_failed,
-    Missing: _missing,
-    InternalFailure: _internal_failure,
+_READERS: dict[type[protocol.Message], Callable[[ChannelReading, Any, RunRecord], None]] = {
+    protocol.Ready: _ready,
+    protocol.HiddenTestStarts: _test_starts,
+    protocol.HiddenTestResult: _test_result,
+    protocol.UserCodeStarts: _user_code,
+    protocol.Aborted: _aborted,
+    protocol.HiddenTestsStart: _tests_start,
+    protocol.Done: _done,
+    protocol.ImportFailed: _import_failed,
+    protocol.Missing: _missing,
+    protocol.InternalFailure: _internal_failure,
 }
 
 
@@ -339,7 +326,7 @@ def _socket_refused(message: str) -> bool:
     return "socket" in message and ("Operation not permitted" in message or "Permission denied" in message)
 
 
-def _import_problem(message: ImportFailed, filename: str) -> str:
+def _import_problem(message: protocol.ImportFailed, filename: str) -> str:
     line, col = message.line, message.column
     where = f"{filename}, line {line}" + (f", column {col}" if col else "") if line else filename
     return f"your code failed to import ({where}): {_cap(message.message, PROBLEM_SHOWN)}"

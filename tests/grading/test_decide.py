@@ -1,0 +1,104 @@
+"""The decision from what was observed to a verdict, step by step, without running a sandbox:
+only a complete, clean run passes, and the names, order and concepts come from the grader."""
+
+from __future__ import annotations
+
+import signal
+
+from tokdrill.grading.decide import RunRecord, decide, read_channel
+from tokdrill.grading.limits import Limits
+from tokdrill.grading.protocol import (
+    Aborted,
+    ChannelMessage,
+    Done,
+    HiddenTestResult,
+    HiddenTestsStart,
+    HiddenTestStarts,
+    ImportFailed,
+    InternalFailure,
+    Ready,
+    UserCodeStarts,
+)
+
+EXPECTED = ("t.py::a", "t.py::b")
+CONCEPTS = {"t.py::a": ("pair-counting",), "t.py::b": ("merge-order",)}
+
+
+def _record(*messages: ChannelMessage, **observed: object) -> RunRecord:
+    record = RunRecord(expected=EXPECTED, limits=Limits(), concepts=dict(CONCEPTS), messages=list(messages))
+    for name, value in {"exit_code": 0, "finished": True, **observed}.items():
+        setattr(record, name, value)
+    return record
+
+
+def _run(*results: HiddenTestResult) -> list[ChannelMessage]:
+    started: list[ChannelMessage] = [Ready(protections=["seccomp"]), UserCodeStarts(), HiddenTestsStart()]
+    for result in results:
+        started += [HiddenTestStarts(name=result.name), result]
+    return started
+
+
+def test_a_complete_clean_run_passes_with_the_graders_concepts() -> None:
+    verdict = decide("tiny", _record(*_run(*(HiddenTestResult(name=n, outcome="passed") for n in EXPECTED)), Done()))
+    assert verdict.passed and verdict.problem == "" and verdict.protections == ("seccomp",)
+    assert [(t.name, t.outcome, t.concepts) for t in verdict.tests] == [
+        ("t.py::a", "passed", ("pair-counting",)),
+        ("t.py::b", "passed", ("merge-order",)),
+    ]
+
+
+def test_without_done_or_with_a_forged_line_nothing_passes() -> None:
+    results = [HiddenTestResult(name=n, outcome="passed") for n in EXPECTED]
+    assert not decide("tiny", _record(*_run(*results))).passed
+    forged = decide("tiny", _record(*_run(*results), Done(), forged=1))
+    assert not forged.passed and "1 forged or garbled line(s)" in forged.problem
+
+
+def test_unexpected_names_repeats_and_unknown_outcomes_are_not_taken_at_their_word() -> None:
+    reading = read_channel(
+        _record(
+            *_run(
+                HiddenTestResult(name="t.py::a", outcome="failed", message="expected 1"),
+                HiddenTestResult(name="t.py::a", outcome="passed"),
+                HiddenTestResult(name="t.py::sneaky", outcome="passed"),
+                HiddenTestResult(name="t.py::b", outcome="magnificent"),
+            )
+        )
+    )
+    assert {name: result.outcome for name, result in reading.results.items()} == {
+        "t.py::a": "failed",
+        "t.py::b": "error",
+    }
+    assert reading.running is None and reading.tests_started and reading.user_code
+
+
+def test_a_test_cut_short_by_the_cpu_limit_is_a_timeout_and_the_rest_never_ran() -> None:
+    messages = [*_run(), HiddenTestStarts(name="t.py::a")]
+    verdict = decide("tiny", _record(*messages, signal=signal.SIGXCPU, exit_code=None, finished=False))
+    a, b = verdict.tests
+    assert (a.outcome, a.concepts) == ("timeout", ("pair-counting",))
+    assert a.message.startswith("this test was running when the run ended: ")
+    assert (b.outcome, b.concepts) == ("error", ())  # it never ran: it caught nothing
+    assert b.message.startswith("not run: ") and "(during t.py::a)" in verdict.problem
+
+
+def test_an_import_error_names_the_users_file_and_line() -> None:
+    failed = ImportFailed(error_type="NameError", line=3, column=5, message="NameError: name 'x' is not defined")
+    verdict = decide("tiny", _record(Ready(), UserCodeStarts(), failed, filename="mine.py"))
+    assert verdict.problem.startswith("your code failed to import (mine.py, line 3, column 5): NameError")
+    assert [t.message for t in verdict.tests] == ["not run: " + verdict.problem.splitlines()[0][:300]] * 2
+
+
+def test_a_harness_failure_is_tokdrills_before_user_code_and_the_codes_after() -> None:
+    ours = decide("tiny", _record(Ready(protections=["userns"]), InternalFailure(message="KeyError: 'x'")))
+    assert ours.internal and "the grader failed inside tokdrill:\nKeyError: 'x'" in ours.problem
+    assert ours.protections == ("userns",)
+    theirs = decide("tiny", _record(Ready(), UserCodeStarts(), InternalFailure(message="boom")))
+    assert not theirs.internal and "the grading harness failed while your code ran" in theirs.problem
+    stopped = decide("tiny", _record(*_run(), Aborted(message="KeyboardInterrupt")))
+    assert "your code stopped the test run: KeyboardInterrupt" in stopped.problem
+
+
+def test_a_lost_supervisor_blames_the_grader() -> None:
+    verdict = decide("tiny", _record(*_run(), supervisor_lost=True))
+    assert verdict.internal and "lost track of the sandboxed process" in verdict.problem
