@@ -1,6 +1,8 @@
 """Suite-wide safety: no test ever touches the real user's progress or content settings, none
 leaves the garbage collector's heap frozen for the tests after it, and none forks a process
-while other threads run in it."""
+while other threads run in it. Also the markers of the special kinds of test (given here by
+folder and fixture), and the skips of tests that need an ordinary account this machine cannot
+give them."""
 
 from __future__ import annotations
 
