@@ -116,3 +116,17 @@ def test_files_and_sections_named_in_the_package_exist() -> None:
             if (ROOT / path).exists() and heading not in re.findall(r"^#+ (.+)$", (ROOT / path).read_text(), re.M):
                 missing.append(f"{module.relative_to(ROOT)}: {path}, section {heading!r}")
     assert not missing, missing
+
+
+def test_every_repository_path_the_docs_name_exists() -> None:
+    """A path in backticks (`tokdrill/...`, `scripts/...`) names a file or folder that is there;
+    a pattern (`drills/hidden/test_*.py`, `tokdrill/cli/<name>_cmd.py`) matches at least one."""
+    folders = "tokdrill|tests|scripts|docs|drills|questions|reference_impl"
+    missing = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for path in sorted(set(re.findall(rf"`((?:{folders})/[\w./*<>-]+|\.ci/run)`", text))):
+            pattern = re.sub(r"<[^>]*>", "*", path)
+            if not any(ROOT.glob(pattern)):
+                missing.append(f"{page.name}: {path}")
+    assert not missing, missing
