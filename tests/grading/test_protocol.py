@@ -8,11 +8,13 @@ import subprocess
 import sys
 import time
 
+import msgspec
 import pytest
 
 from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.protocol import (
     ChannelReader,
+    ChildEnded,
     Done,
     EndOfStream,
     HiddenTestResult,
@@ -20,7 +22,9 @@ from tokdrill.grading.protocol import (
     Ready,
     Reporter,
     TimedOut,
+    decode_status,
     encode_frame,
+    encode_status,
     new_nonce,
     read_frame,
     write_frame,
@@ -82,6 +86,16 @@ def test_each_message_arrives_as_the_type_it_was_sent_as():
     wire = json.loads(os.read(read_end, 65536))  # the names on the wire, one JSON object per line
     os.close(read_end)
     assert wire == {"n": nonce, "k": "import_error", "kind": "NameError", "line": 1, "column": 0, "message": ""}
+
+
+def test_the_supervisors_status_line_round_trips_and_anything_else_is_refused():
+    ended = ChildEnded(cpu=0.25, timed_out=False, stopped=True, exit=None, signal=9)
+    line = encode_status(ended)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert decode_status(line) == ended
+    for bad in (b"not json", b'{"cpu": "fast"}', b'{"cpu": 1.0, "timed_out": false}'):
+        with pytest.raises(msgspec.DecodeError):
+            decode_status(bad)
 
 
 def test_a_forked_copy_of_the_reporter_stays_silent():

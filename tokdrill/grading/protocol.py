@@ -113,6 +113,27 @@ ChannelMessage = (
     | InternalFailure
 )
 
+
+class ChildEnded(msgspec.Struct, kw_only=True):
+    """The supervisor's one status line to the grader: how the sandboxed child ended."""
+
+    cpu: float  # seconds of CPU the child used
+    timed_out: bool  # the wall-clock deadline passed
+    stopped: bool  # the supervisor killed the child (deadline, output cap, grader gone)
+    exit: int | None  # exit code, if it exited
+    signal: int | None  # the signal that ended it, if one did
+
+
+def encode_status(status: ChildEnded) -> bytes:
+    """``status`` as one line of the status pipe."""
+    return msgspec.json.encode(status) + b"\n"
+
+
+def decode_status(line: bytes) -> ChildEnded:
+    """One line of the status pipe; raises :class:`msgspec.DecodeError` if it is not one."""
+    return msgspec.json.decode(line, type=ChildEnded)
+
+
 # Bound now, before any submission runs: patching ``json`` or msgspec later does not reach the reports.
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(ChannelMessage).decode

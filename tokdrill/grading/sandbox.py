@@ -21,7 +21,6 @@ status line with the child's exit status and CPU time.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import select
 import shutil
@@ -30,13 +29,15 @@ import sys
 import tempfile
 import time
 
+import msgspec
+
 from tokdrill.grading import kernel, mechanisms
 from tokdrill.grading.confine import Confinement, ConfinementMode
 from tokdrill.grading.decide import RunRecord
 from tokdrill.grading.harness import ChildPlan, child_main
 from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.prepared import PreparedDrill, hidden_dirs
-from tokdrill.grading.protocol import ChannelReader, new_nonce
+from tokdrill.grading.protocol import ChannelReader, ChildEnded, decode_status, encode_status, new_nonce
 from tokdrill.grading.submission import SUBMISSION_FILENAME
 
 NAMESPACES = (
@@ -333,14 +334,14 @@ def _supervise(prepared: PreparedDrill, plan: ChildPlan, grader: int, keep: tupl
     _, status, usage = os.wait4(child, 0)
     if not userns:
         _kill_descendants()
-    final: dict[str, object] = {
-        "cpu": usage.ru_utime + usage.ru_stime,
-        "timed_out": timed_out,
-        "stopped": stopped,
-        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-    }
-    os.write(status_w, (json.dumps(final) + "\n").encode())
+    final = ChildEnded(
+        cpu=usage.ru_utime + usage.ru_stime,
+        timed_out=timed_out,
+        stopped=stopped,
+        exit=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+        signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+    )
+    os.write(status_w, encode_status(final))
     os._exit(0)
 
 
@@ -464,15 +465,15 @@ def _watch(record: RunRecord, pid: int, out_r: int, res_r: int, status_r: int, c
     record.output = bytes(output)
     for line in bytes(status_buf).splitlines():
         try:
-            status = json.loads(line)
-        except ValueError:
+            status = decode_status(line)
+        except msgspec.DecodeError:
             record.supervisor_lost = True
             continue
-        record.exit_code = status.get("exit")
-        record.signal = status.get("signal")
-        record.cpu_seconds = float(status.get("cpu", 0.0))
-        record.timed_out = bool(status.get("timed_out"))
-        record.stopped = bool(status.get("stopped"))
+        record.exit_code = status.exit
+        record.signal = status.signal
+        record.cpu_seconds = status.cpu
+        record.timed_out = status.timed_out
+        record.stopped = status.stopped
     if record.exit_code is None and record.signal is None and not record.timed_out and not record.finished:
         record.supervisor_lost = True
 
