@@ -72,6 +72,22 @@ def test_unexpected_names_repeats_and_unknown_outcomes_are_not_taken_at_their_wo
     assert reading.running is None and reading.tests_started and reading.user_code
 
 
+def test_a_failed_case_of_a_declared_test_fails_it_after_a_passing_case() -> None:
+    """Expected names without parameters (a third-party drill's declared tests) stand for each case."""
+    record = _record(
+        *_run(
+            HiddenTestResult(name="t.py::a[1]", outcome="passed"),
+            HiddenTestResult(name="t.py::a[2]", outcome="failed", message="expected 2"),
+            HiddenTestResult(name="t.py::a[3]", outcome="passed"),
+            HiddenTestResult(name="t.py::b", outcome="passed"),
+        ),
+        Done(),
+    )
+    verdict = decide("tiny", record)
+    assert not verdict.passed
+    assert (verdict.tests[0].outcome, verdict.tests[0].message) == ("failed", "t.py::a[2]: expected 2")
+
+
 def test_a_test_cut_short_by_the_cpu_limit_is_a_timeout_and_the_rest_never_ran() -> None:
     messages = [*_run(), HiddenTestStarts(name="t.py::a")]
     verdict = decide("tiny", _record(*messages, signal=signal.SIGXCPU, exit_code=None, finished=False))

@@ -83,8 +83,8 @@ def decide(drill_id: str, record: RunRecord) -> Verdict:
 
 @dataclass
 class ChannelReading:
-    """What the child's messages said, in the grader's terms: only expected tests' first
-    results, every text capped."""
+    """What the child's messages said, in the grader's terms: results of expected tests only (a
+    failure stands against later reports), every text capped."""
 
     results: dict[str, TestResult] = field(default_factory=dict)
     running: str | None = None  # the test that started and has not reported
