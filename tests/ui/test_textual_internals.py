@@ -11,6 +11,7 @@ from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TextArea
 from textual_plotext.plot import Plot
@@ -69,12 +70,33 @@ def test_the_private_modules_hold_the_classes_the_app_uses() -> None:
     assert isinstance(figure.subplot(2, 1), plotext_internals.Figure), "a subplot is no longer a Figure"
 
 
+async def test_the_footer_says_when_it_has_read_the_bindings() -> None:
+    class One(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("f2", "bell", "Bell")]
+
+        def compose(self) -> ComposeResult:
+            yield Footer()
+
+    app = One()
+    footer = Footer()
+    assert textual_internals.footer_ready(footer) is False  # not mounted: nothing read yet
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert textual_internals.footer_ready(app.query_one(Footer)) is True
+
+
 def test_a_widgets_own_bindings_by_key() -> None:
     class Bound(Widget):
         BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+k", "kill", "Kill")]
 
     bindings = textual_internals.key_bindings(Bound())
     assert [binding.action for binding in bindings["ctrl+k"]] == ["kill"]
+
+
+def test_a_widget_resolves_its_content_styles() -> None:
+    resolve = textual_internals.content_styles(Static())
+    style = VisualStyle(bold=True)
+    assert resolve(style) is style  # a style object stands as it is; names are looked up in CSS
 
 
 def test_links_are_styled_and_other_text_is_not() -> None:

@@ -3,10 +3,11 @@ checks every one against the installed Textual, so a release that moves one fail
 (pyproject.toml pins Textual to the release tested).
 
 Reached through this module: the footer's key widget and the syntax-aware document (private
-modules), a widget's own key bindings, a strip's link styling, and the app's frame hand-off to
-its driver (the benchmark counts frames there). The code editor is a TextArea subclass: the
-private methods and attributes of TextArea it overrides or reads are listed in
-:data:`TEXT_AREA_PRIVATE`, and the same check covers them.
+modules), whether the footer has read its bindings, a widget's own key bindings and content
+styles, a strip's link styling, and the app's frame hand-off to its driver (the benchmark counts
+frames there). The code editor is a TextArea subclass: the private methods and attributes of
+TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the same check
+covers them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from rich.style import Style
 from textual.binding import Binding
 from textual.document._syntax_aware_document import SyntaxAwareDocument
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
+from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 __all__ = [
@@ -26,6 +29,8 @@ __all__ = [
     "TEXT_AREA_PRIVATE",
     "FooterKey",
     "SyntaxAwareDocument",
+    "content_styles",
+    "footer_ready",
     "intercept_frames",
     "key_bindings",
     "link_styled",
@@ -53,6 +58,17 @@ INPUT_PRIVATE: Mapping[str, tuple[str, ...] | None] = {"_on_key": ("event",)}
 def key_bindings(widget: Widget) -> Mapping[str, list[Binding]]:
     """The bindings ``widget`` itself declares (not its screen's or the app's), by key."""
     return widget._bindings.key_to_bindings
+
+
+def footer_ready(footer: Footer) -> bool:
+    """Whether Textual's footer has read the screen's bindings since it was mounted."""
+    return bool(footer._bindings_ready)
+
+
+def content_styles(widget: Widget) -> Callable[[VisualStyle | str], VisualStyle]:
+    """How ``widget`` resolves a style name of its content (``.class`` rules included), as its
+    own rendering does when it wraps Content."""
+    return widget._get_style
 
 
 def link_styled(strip: Strip, link_style: Style) -> Strip:

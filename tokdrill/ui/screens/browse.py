@@ -301,7 +301,7 @@ class BrowseScreen(Screen[None]):
             table.cursor = 0
             self.set_focus(table)
             return True
-        if not event.is_printable or not event.character or event.key in self._bindings.key_to_bindings:
+        if not event.is_printable or not event.character or event.key in key_bindings(self):
             return False
         if not self._opened:
             self._typed_early += event.character

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from tokdrill.ui.textual_internals import FooterKey
+from tokdrill.ui.textual_internals import FooterKey, footer_ready
 
 PALETTE_EXTRA = 2  # the palette key's left border and right padding
 
@@ -56,13 +56,13 @@ class FittingFooter(Footer):
         """Recompose only when the keys shown would change: the screen announces a change of
         bindings on every focus move and every refresh of them, and recomposing mounts and styles
         every key again."""
-        if self._bindings_ready and screen is self.screen and self._shown_keys() == self._composed_keys:
+        if footer_ready(self) and screen is self.screen and self._shown_keys() == self._composed_keys:
             return
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
         self._forget_removed_keys()
-        if self._bindings_ready:
+        if footer_ready(self):
             self._composed_keys = self._shown_keys()
         children = list(super().compose())
         width = self.size.width or self.app.size.width

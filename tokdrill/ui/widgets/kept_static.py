@@ -29,7 +29,7 @@ from textual.timer import Timer
 from textual.visual import Visual
 from textual.widgets import Static
 
-from tokdrill.ui.textual_internals import link_styled
+from tokdrill.ui.textual_internals import content_styles, link_styled
 
 KEPT_WIDTHS = 3  # widths kept at once
 PAINT_WAIT_SECONDS = 0.5  # after_paint's work runs after this long if the content is not drawn
@@ -118,7 +118,7 @@ class KeptStatic(Static):
                     no_wrap=rules.text_wrap == "nowrap",
                     line_pad=rules.line_pad,
                     tab_size=8,
-                    get_style=self._get_style,
+                    get_style=content_styles(self),
                 )
             )
         except (TypeError, AttributeError):  # a different Textual: draw whole, as Static does
