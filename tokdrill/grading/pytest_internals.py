@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import pytest
 
-if TYPE_CHECKING:
-    from _pytest._code.code import Code
-    from _pytest._code.source import Source
+if TYPE_CHECKING:  # pytest's types of a traceback entry's code and of a file's source
+    from _pytest._code.code import Code as Code
+    from _pytest._code.source import Source as Source
 
 UNITTEST_MODULE = "_pytest.unittest"  # where pytest's TestCase items are defined
 

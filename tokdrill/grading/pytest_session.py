@@ -43,8 +43,7 @@ from tokdrill.grading.report import short_message
 from tokdrill.grading.spec import bare_name, test_name
 
 if TYPE_CHECKING:
-    from _pytest._code.code import Code
-    from _pytest._code.source import Source
+    from tokdrill.grading.pytest_internals import Code, Source
 
 T = TypeVar("T")
 PRIVATE_ENV = "TOKDRILL_PYTEST_PRIVATE"
