@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import signal
 
+from tokdrill.grading import protocol as wire
 from tokdrill.grading.decide import RunRecord, decide, read_channel
 from tokdrill.grading.limits import Limits
-from tokdrill.grading.protocol import (
-    Aborted,
-    ChannelMessage,
-    Done,
-    HiddenTestResult,
-    HiddenTestsStart,
-    HiddenTestStarts,
-    ImportFailed,
-    InternalFailure,
-    Ready,
-    UserCodeStarts,
-)
+from tokdrill.grading.protocol import ChannelMessage
 
 EXPECTED = ("t.py::a", "t.py::b")
 CONCEPTS = {"t.py::a": ("pair-counting",), "t.py::b": ("merge-order",)}
@@ -31,15 +21,21 @@ def _record(*messages: ChannelMessage, **observed: object) -> RunRecord:
     return record
 
 
-def _run(*results: HiddenTestResult) -> list[ChannelMessage]:
-    started: list[ChannelMessage] = [Ready(protections=["seccomp"]), UserCodeStarts(), HiddenTestsStart()]
+def _run(*results: wire.HiddenTestResult) -> list[ChannelMessage]:
+    started: list[ChannelMessage] = [
+        wire.Ready(protections=["seccomp"]),
+        wire.UserCodeStarts(),
+        wire.HiddenTestsStart(),
+    ]
     for result in results:
-        started += [HiddenTestStarts(name=result.name), result]
+        started += [wire.HiddenTestStarts(name=result.name), result]
     return started
 
 
 def test_a_complete_clean_run_passes_with_the_graders_concepts() -> None:
-    verdict = decide("tiny", _record(*_run(*(HiddenTestResult(name=n, outcome="passed") for n in EXPECTED)), Done()))
+    verdict = decide(
+        "tiny", _record(*_run(*(wire.HiddenTestResult(name=n, outcome="passed") for n in EXPECTED)), wire.Done())
+    )
     assert verdict.passed and verdict.problem == "" and verdict.protections == ("seccomp",)
     assert [(t.name, t.outcome, t.concepts) for t in verdict.tests] == [
         ("t.py::a", "passed", ("pair-counting",)),
@@ -48,9 +44,9 @@ def test_a_complete_clean_run_passes_with_the_graders_concepts() -> None:
 
 
 def test_without_done_or_with_a_forged_line_nothing_passes() -> None:
-    results = [HiddenTestResult(name=n, outcome="passed") for n in EXPECTED]
+    results = [wire.HiddenTestResult(name=n, outcome="passed") for n in EXPECTED]
     assert not decide("tiny", _record(*_run(*results))).passed
-    forged = decide("tiny", _record(*_run(*results), Done(), forged=1))
+    forged = decide("tiny", _record(*_run(*results), wire.Done(), forged=1))
     assert not forged.passed and "1 forged or garbled line(s)" in forged.problem
 
 
@@ -58,10 +54,10 @@ def test_unexpected_names_repeats_and_unknown_outcomes_are_not_taken_at_their_wo
     reading = read_channel(
         _record(
             *_run(
-                HiddenTestResult(name="t.py::a", outcome="failed", message="expected 1"),
-                HiddenTestResult(name="t.py::a", outcome="passed"),
-                HiddenTestResult(name="t.py::sneaky", outcome="passed"),
-                HiddenTestResult(name="t.py::b", outcome="magnificent"),
+                wire.HiddenTestResult(name="t.py::a", outcome="failed", message="expected 1"),
+                wire.HiddenTestResult(name="t.py::a", outcome="passed"),
+                wire.HiddenTestResult(name="t.py::sneaky", outcome="passed"),
+                wire.HiddenTestResult(name="t.py::b", outcome="magnificent"),
             )
         )
     )
@@ -76,12 +72,12 @@ def test_a_failed_case_of_a_declared_test_fails_it_after_a_passing_case() -> Non
     """Expected names without parameters (a third-party drill's declared tests) stand for each case."""
     record = _record(
         *_run(
-            HiddenTestResult(name="t.py::a[1]", outcome="passed"),
-            HiddenTestResult(name="t.py::a[2]", outcome="failed", message="expected 2"),
-            HiddenTestResult(name="t.py::a[3]", outcome="passed"),
-            HiddenTestResult(name="t.py::b", outcome="passed"),
+            wire.HiddenTestResult(name="t.py::a[1]", outcome="passed"),
+            wire.HiddenTestResult(name="t.py::a[2]", outcome="failed", message="expected 2"),
+            wire.HiddenTestResult(name="t.py::a[3]", outcome="passed"),
+            wire.HiddenTestResult(name="t.py::b", outcome="passed"),
         ),
-        Done(),
+        wire.Done(),
     )
     verdict = decide("tiny", record)
     assert not verdict.passed
@@ -89,7 +85,7 @@ def test_a_failed_case_of_a_declared_test_fails_it_after_a_passing_case() -> Non
 
 
 def test_a_test_cut_short_by_the_cpu_limit_is_a_timeout_and_the_rest_never_ran() -> None:
-    messages = [*_run(), HiddenTestStarts(name="t.py::a")]
+    messages = [*_run(), wire.HiddenTestStarts(name="t.py::a")]
     verdict = decide("tiny", _record(*messages, signal=signal.SIGXCPU, exit_code=None, finished=False))
     a, b = verdict.tests
     assert (a.outcome, a.concepts) == ("timeout", ("pair-counting",))
@@ -99,19 +95,19 @@ def test_a_test_cut_short_by_the_cpu_limit_is_a_timeout_and_the_rest_never_ran()
 
 
 def test_an_import_error_names_the_users_file_and_line() -> None:
-    failed = ImportFailed(error_type="NameError", line=3, column=5, message="NameError: name 'x' is not defined")
-    verdict = decide("tiny", _record(Ready(), UserCodeStarts(), failed, filename="mine.py"))
+    failed = wire.ImportFailed(error_type="NameError", line=3, column=5, message="NameError: name 'x' is not defined")
+    verdict = decide("tiny", _record(wire.Ready(), wire.UserCodeStarts(), failed, filename="mine.py"))
     assert verdict.problem.startswith("your code failed to import (mine.py, line 3, column 5): NameError")
     assert [t.message for t in verdict.tests] == ["not run: " + verdict.problem.splitlines()[0][:300]] * 2
 
 
 def test_a_harness_failure_is_tokdrills_before_user_code_and_the_codes_after() -> None:
-    ours = decide("tiny", _record(Ready(protections=["userns"]), InternalFailure(message="KeyError: 'x'")))
+    ours = decide("tiny", _record(wire.Ready(protections=["userns"]), wire.InternalFailure(message="KeyError: 'x'")))
     assert ours.internal and "the grader failed inside tokdrill:\nKeyError: 'x'" in ours.problem
     assert ours.protections == ("userns",)
-    theirs = decide("tiny", _record(Ready(), UserCodeStarts(), InternalFailure(message="boom")))
+    theirs = decide("tiny", _record(wire.Ready(), wire.UserCodeStarts(), wire.InternalFailure(message="boom")))
     assert not theirs.internal and "the grading harness failed while your code ran" in theirs.problem
-    stopped = decide("tiny", _record(*_run(), Aborted(message="KeyboardInterrupt")))
+    stopped = decide("tiny", _record(*_run(), wire.Aborted(message="KeyboardInterrupt")))
     assert "your code stopped the test run: KeyboardInterrupt" in stopped.problem
 
 
