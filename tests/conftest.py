@@ -35,6 +35,7 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     home = tmp_path_factory.mktemp("tokdrill-home")
     monkeypatch.setenv("TOKDRILL_HOME", str(home))
     monkeypatch.delenv("TOKDRILL_CONTENT", raising=False)
+    monkeypatch.setenv("HF_HUB_CACHE", str(home / "no-hugging-face-cache"))  # the machine's own cache is not the test's
     return home
 
 

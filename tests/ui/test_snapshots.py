@@ -192,6 +192,11 @@ SCREENS: dict[str, tuple[Callable[[], TokdrillApp], Callable[[Pilot[None]], Awai
     "mistakes": (snapshot_app, mistakes_logged),
     "mock_question": (snapshot_app, lambda p: mock_at(p, "question")),
     "mock_scorecard": (snapshot_app, lambda p: mock_at(p, "scorecard")),
+    "playground": (snapshot_app, lambda p: press(p, "p")),
+    "playground_ids": (snapshot_app, lambda p: press(p, "p", "ctrl+t")),
+    "playground_pieces": (snapshot_app, lambda p: press(p, "p", "ctrl+l")),
+    "playground_boundary": (snapshot_app, lambda p: press(p, "p", "ctrl+b")),
+    "playground_encodings": (snapshot_app, lambda p: press(p, "p", "ctrl+r")),
 }
 LARGE_SCREENS = ("today_with_interview", "drill_retype_mid", "drill_retype_failed", "review_back", "stats")
 

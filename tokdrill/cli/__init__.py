@@ -73,6 +73,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "import_anki_cmd",
         "turn an Anki package or text export into a deck in your content folder",
     ),
+    "tokenize": (
+        "tokenize_cmd",
+        "show a text's tokens in cl100k_base, o200k_base, your own trained BPE or a tokenizer.json, side by side",
+    ),
     "bench": (
         "bench_cmd",
         "measure performance figures against their baselines (a benchmark, not a test)",

@@ -19,6 +19,7 @@ DESIRED_RETENTION: Final = "desired_retention"
 AUTO_INDENT: Final = "auto_indent"  # the drill editor indents new lines by itself
 MOCK_MINUTES: Final = "mock_minutes"  # length of a mock interview
 TIMEZONE: Final = "timezone"  # IANA name ("Europe/Berlin"), or null for the machine's zone
+TOKEN_PRICE: Final = "token_price_per_million"  # the playground's cost line, per million tokens
 UI_PREFIX: Final = "ui."
 UI_KEY_MAX = 64
 
@@ -33,6 +34,7 @@ DEFAULTS: dict[str, SettingValue] = {
     AUTO_INDENT: False,
     MOCK_MINUTES: 45,
     TIMEZONE: None,
+    TOKEN_PRICE: None,
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -43,6 +45,7 @@ DESCRIPTIONS: dict[str, str] = {
     AUTO_INDENT: "the drill editor indents new lines by itself (true/false)",
     MOCK_MINUTES: "length of a mock interview in minutes (10-180)",
     TIMEZONE: "time zone your days are counted in, an IANA name like Europe/Berlin (empty: the machine's)",
+    TOKEN_PRICE: "price per million tokens for the playground's cost line, e.g. 2.5 (empty: no cost line)",
 }
 
 _ZONE_NAME = re.compile(r"[A-Za-z0-9_+\-]{1,32}(/[A-Za-z0-9_+\-]{1,32}){0,3}")
@@ -74,6 +77,14 @@ def _int_between(low: int, high: int) -> Callable[[object], int]:
 def _retention(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.7 <= value <= 0.99:
         raise ValueError(f"expected a number from 0.7 to 0.99, got {value!r}")
+    return float(value)
+
+
+def _price(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100_000:
+        raise ValueError(f"expected a price from 0 to 100000 per million tokens, or null, got {value!r}")
     return float(value)
 
 
@@ -119,6 +130,7 @@ VALIDATORS: dict[str, Callable[[object], SettingValue]] = {
     AUTO_INDENT: _boolean,
     MOCK_MINUTES: _int_between(10, 180),
     TIMEZONE: _timezone,
+    TOKEN_PRICE: _price,
 }
 
 

@@ -251,6 +251,11 @@ class TokdrillApp(App[None]):
             return
         self._show(MockScreen(self.backend, plan))
 
+    def action_playground(self) -> None:
+        from tokdrill.ui.screens.playground import PlaygroundScreen
+
+        self._show(PlaygroundScreen(self.backend))
+
     def action_settings(self) -> None:
         from tokdrill.ui.screens.settings import SettingsScreen
 
@@ -360,6 +365,11 @@ class TokdrillApp(App[None]):
         )
         yield SystemCommand(
             "Mock interview", "One drill from memory, then questions with follow-ups, one clock", self.action_mock
+        )
+        yield SystemCommand(
+            "Playground",
+            "Tokens of your text in cl100k, o200k, your BPE or a tokenizer.json (F8)",
+            self.action_playground,
         )
         yield SystemCommand(
             "Settings", "New items per day, retention, auto-indent, interview date", self.action_settings

@@ -23,6 +23,7 @@ APP: list[BindingType] = [
     Binding("f3", "browse", "Browse", priority=True, id="app.browse"),
     Binding("f4", "stats", "Stats", priority=True, id="app.stats"),
     Binding("f5", "review", "Review", priority=True, id="app.review"),
+    Binding("f8", "playground", "Playground", priority=True, id="app.playground"),
 ]
 
 HOME: list[BindingType] = [
@@ -34,6 +35,7 @@ HOME: list[BindingType] = [
     Binding("s", "app.settings", "Settings", priority=True, id="home.settings"),
     Binding("i", "interview_date", "Interview date", priority=True, id="home.interview_date"),
     Binding("e", "problems", "Problems", priority=True, id="home.problems"),
+    Binding("p", "app.playground", "Playground", priority=True, id="home.playground"),
 ]
 
 DRILL: list[BindingType] = [
@@ -141,6 +143,19 @@ MOCK: list[BindingType] = [
     Binding("escape", "leave", "Back", priority=True, id="mock.back"),
 ]
 
+PLAYGROUND: list[BindingType] = [
+    Binding("ctrl+r", "encodings", "Encodings", priority=True, id="playground.encodings"),
+    Binding("ctrl+t", "show_ids", "Ids", priority=True, id="playground.ids"),
+    Binding("ctrl+l", "show_pieces", "Pieces", priority=True, id="playground.pieces"),
+    Binding("ctrl+b", "show_boundary", "Boundary", priority=True, id="playground.boundary"),
+    Binding("escape", "leave", "Back", priority=True, id="playground.back"),
+]
+
+ENCODING_PICKER: list[BindingType] = [
+    Binding("ctrl+s", "apply", "Apply", priority=True, id="encodings.apply"),
+    Binding("escape", "close", "Cancel", priority=True, id="encodings.cancel"),
+]
+
 SETTINGS: list[BindingType] = [
     Binding("escape", "leave", "Back", priority=True, id="settings.back"),
 ]
@@ -164,6 +179,8 @@ GROUPS: dict[str, list[BindingType]] = {
     "Mistakes": MISTAKES,
     "Mock interview": MOCK,
     "Settings": SETTINGS,
+    "Playground": PLAYGROUND,
+    "Playground: encodings": ENCODING_PICKER,
 }
 
 

@@ -30,6 +30,7 @@ FIELDS: dict[str, str] = {
     keys.INTERVIEW_DATE: "Interview date",
     keys.MOCK_MINUTES: "Mock interview minutes",
     keys.TIMEZONE: "Time zone",
+    keys.TOKEN_PRICE: "Price per 1M tokens",
 }
 
 

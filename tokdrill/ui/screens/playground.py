@@ -1,0 +1,295 @@
+"""The tokenizer playground: type or paste text, see its tokens in several tokenizers side by side.
+
+Each panel shows one encoding's tokens in alternating colours (or their ids, the pre-tokenizer's
+pieces, or how the last character changes the final tokens), with the counts, bytes per token and
+the cost at the price set in Settings. Tokenizing runs in a worker thread a moment after the
+last keystroke; every text here is drawn as plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Input, SelectionList, Static, TextArea
+from textual.widgets.selection_list import Selection
+
+from tokdrill.backend import Backend
+from tokdrill.playground.boundary import Boundary, boundary
+from tokdrill.playground.encoders import DEFAULT_ENCODINGS, SPEC_HELP, Encoder, EncoderError, open_encoder
+from tokdrill.playground.glyphs import visible
+from tokdrill.playground.hf_cache import find_cached
+from tokdrill.playground.tokens import Figures, TextRefused, Token, check_text, figures
+from tokdrill.progress import settings as keys
+from tokdrill.ui import keymap
+from tokdrill.ui.widgets.footer import FittingFooter
+from tokdrill.ui.widgets.token_view import LABEL, Run, TokenView
+
+View = Literal["tokens", "ids", "pieces", "boundary"]
+ENCODINGS_SETTING = "ui.playground_encodings"
+MAX_PANELS = 4
+SAMPLE = "Tokenizers split text like this: naïve café, 12345 digits, <|endoftext|> and   spaces. http:"
+TOKENIZE_DELAY = 0.08  # seconds after the last keystroke
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """What one encoding shows: its runs for the current view and its figures (or a problem)."""
+
+    name: str
+    runs: tuple[Run, ...]
+    figures: Figures | None
+    problem: str = ""
+
+
+def token_runs(tokens: Sequence[Token]) -> list[Run]:
+    return [(t.text, 2 if t.special else i % 2) for i, t in enumerate(tokens)]
+
+
+def id_runs(tokens: Sequence[Token]) -> list[Run]:
+    return [(f" {t.id} ", 2 if t.special else i % 2) for i, t in enumerate(tokens)]
+
+
+def piece_runs(pieces: Sequence[str]) -> list[Run]:
+    return [(visible(p), i % 2) for i, p in enumerate(pieces)]
+
+
+def boundary_runs(found: Boundary | None) -> list[Run]:
+    """The tokens of the text's end without and with its last character."""
+    if found is None:
+        return [("(type some text)", LABEL)]
+    runs: list[Run] = [
+        (f"last character {visible(found.added)}; {found.shared} token(s) before it unchanged", LABEL),
+        ("\n", LABEL),
+        ("without it: ", LABEL),
+        *(token_runs(found.before) or [("(nothing)", LABEL)]),
+        ("\n", LABEL),
+        ("with it:    ", LABEL),
+        *token_runs(found.after),
+        ("\n", LABEL),
+        (
+            "it re-cut the token before it: token healing backs up over that token"
+            if found.retokenized
+            else "it only added token(s) after the ones there",
+            LABEL,
+        ),
+    ]
+    return runs
+
+
+def panel_for(encoder: Encoder, text: str, view: View, price: float | None) -> Panel:
+    """One encoding's panel for ``text`` in ``view`` (runs in a worker thread)."""
+    tokenized = encoder.tokenize(text)
+    numbers = figures(tokenized, price)
+    runs: list[Run]
+    if view == "ids":
+        runs = id_runs(tokenized.tokens)
+    elif view == "pieces":
+        runs = piece_runs(encoder.pieces(text))
+    elif view == "boundary":
+        runs = boundary_runs(boundary(encoder, text))
+    else:
+        runs = token_runs(tokenized.tokens)
+    return Panel(encoder.name, tuple(runs), numbers)
+
+
+def header_text(panel: Panel, view: View) -> Text:
+    """The panel's heading: encoding and counts; bytes per token and cost on the next lines."""
+    if panel.figures is None:
+        return Text.assemble((panel.name, "bold"), "\n", (panel.problem, "red"))
+    n = panel.figures
+    per = "-" if n.bytes_per_token is None else f"{n.bytes_per_token:.2f}"
+    lines = Text.assemble(
+        (panel.name, "bold"),
+        f"  {n.tokens:,} tokens",
+        "" if view == "tokens" else f"  ({view})",
+        "\n",
+        f"{n.characters:,} chars · {n.utf8_bytes:,} bytes · {per} B/token",
+    )
+    if n.cost is not None:
+        lines.append(f"\ncost {n.cost:.6f}")
+    return lines
+
+
+class PlaygroundScreen(Screen[None]):
+    """A text box over one panel per encoding."""
+
+    BINDINGS: ClassVar[list[BindingType]] = keymap.PLAYGROUND
+    view: reactive[View] = reactive("tokens")
+
+    def __init__(self, backend: Backend, text: str = SAMPLE) -> None:
+        super().__init__()
+        self.backend = backend
+        self._initial_text = text
+        self._encoders: dict[str, Encoder | str] = {}  # spec -> encoder, or why it cannot open
+        stored = backend.setting(ENCODINGS_SETTING)
+        specs = [s for s in stored if isinstance(s, str)] if isinstance(stored, list) else []
+        self.specs: list[str] = specs[:MAX_PANELS] or list(DEFAULT_ENCODINGS)
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "Playground: type or paste text; Tab moves to the tokens (F1 lists the keys)",
+            id="playground-title",
+        )
+        yield TextArea(self._initial_text, id="playground-text", soft_wrap=True, tab_behavior="focus")
+        yield Horizontal(id="playground-panels")
+        yield FittingFooter()
+
+    def on_mount(self) -> None:
+        self._build_panels()
+        self.query_one("#playground-text", TextArea).focus()
+        self.refresh_tokens()
+
+    def _build_panels(self) -> None:
+        holder = self.query_one("#playground-panels", Horizontal)
+        holder.remove_children()
+        for index, spec in enumerate(self.specs):
+            holder.mount(
+                Vertical(
+                    Static(Text(spec, style="bold"), classes="panel-header", id=f"header-{index}"),
+                    TokenView(id=f"tokens-{index}"),
+                    classes="playground-panel",
+                )
+            )
+
+    # ------------------------------------------------------------------ tokenizing
+    @on(TextArea.Changed, "#playground-text")
+    def _text_changed(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(TOKENIZE_DELAY, self.refresh_tokens)
+
+    def watch_view(self) -> None:
+        if self.is_mounted:
+            self.refresh_tokens()
+
+    def refresh_tokens(self) -> None:
+        """Tokenize the text in every encoding, off the UI thread."""
+        self._timer = None
+        text = self.query_one("#playground-text", TextArea).text
+        price = self.backend.setting(keys.TOKEN_PRICE)
+        self._tokenize(text, self.view, float(price) if isinstance(price, (int, float)) else None, list(self.specs))
+
+    @work(thread=True, exclusive=True, group="playground")
+    def _tokenize(self, text: str, view: View, price: float | None, specs: list[str]) -> None:
+        try:
+            text = check_text(text, "the text")
+        except TextRefused as exc:
+            panels = [Panel(spec, (), None, str(exc)) for spec in specs]
+        else:
+            panels = []
+            for spec in specs:
+                encoder = self._encoder(spec)
+                if isinstance(encoder, str):
+                    panels.append(Panel(spec, (), None, encoder))
+                else:
+                    panels.append(panel_for(encoder, text, view, price))
+        self.app.call_from_thread(self._show_panels, panels, view)
+
+    def _encoder(self, spec: str) -> Encoder | str:
+        """The encoder ``spec`` names, opened once (in the worker: loading a table takes a moment)."""
+        found = self._encoders.get(spec)
+        if found is None:
+            try:
+                found = open_encoder(spec)
+            except EncoderError as exc:
+                found = str(exc)
+            self._encoders[spec] = found
+        return found
+
+    def _show_panels(self, panels: list[Panel], view: View) -> None:
+        for index, panel in enumerate(panels):
+            headers = self.query(f"#header-{index}")
+            views = self.query(f"#tokens-{index}")
+            if not headers or not views:
+                continue
+            headers.first(Static).update(header_text(panel, view))
+            views.first(TokenView).show(panel.runs)
+
+    # ------------------------------------------------------------------ keys
+    def _toggle(self, view: View) -> None:
+        self.view = "tokens" if self.view == view else view
+
+    def action_show_ids(self) -> None:
+        self._toggle("ids")
+
+    def action_show_pieces(self) -> None:
+        self._toggle("pieces")
+
+    def action_show_boundary(self) -> None:
+        self._toggle("boundary")
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+    def action_encodings(self) -> None:
+        def chosen(specs: list[str] | None) -> None:
+            if specs:
+                self.specs = specs[:MAX_PANELS]
+                self.backend.set_setting(ENCODINGS_SETTING, self.specs)
+                self._build_panels()
+                self.refresh_tokens()
+
+        self.app.push_screen(EncodingPicker(self.specs), chosen)
+
+
+class EncodingPicker(ModalScreen[list[str] | None]):
+    """Choose up to four encodings: the shipped tables, tokenizers in the Hugging Face cache, or
+    one typed in (a trained BPE or a tokenizer.json path)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = keymap.ENCODING_PICKER
+
+    def __init__(self, current: list[str]) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        scan = find_cached()
+        options = list(DEFAULT_ENCODINGS) + [f"hf:{c.name}" for c in scan.tokenizers]
+        options += [s for s in self.current if s not in options]
+        with Vertical(classes="dialog"):
+            yield Static(Text("Encodings (space toggles, up to 4; ctrl+s applies)", style="bold"))
+            yield SelectionList[str](
+                *(Selection(Text(name), name, name in self.current) for name in options), id="encoding-list"
+            )
+            yield Input(placeholder="add: bpe:corpus.txt@512 or path/to/tokenizer.json", id="encoding-spec")
+            note = "No Hugging Face cache found." if not scan.tokenizers else ""
+            if scan.unreadable:
+                note = "Could not read: " + "; ".join(scan.unreadable[:3])
+            yield Static(Text(note or SPEC_HELP), classes="dim", id="encoding-note")
+        yield FittingFooter()
+
+    @on(Input.Submitted, "#encoding-spec")
+    def _add(self, event: Input.Submitted) -> None:
+        spec = event.value.strip()
+        if not spec:
+            return
+        selections = self.query_one("#encoding-list", SelectionList)
+        if spec not in [selections.get_option_at_index(i).value for i in range(selections.option_count)]:
+            selections.add_option(Selection(Text(spec), spec, True))
+        else:
+            selections.select(spec)
+        event.input.value = ""
+        selections.focus()
+
+    def action_apply(self) -> None:
+        chosen = list(self.query_one("#encoding-list", SelectionList).selected)
+        if not chosen:
+            self.notify("Choose at least one encoding.", severity="warning")
+            return
+        if len(chosen) > MAX_PANELS:
+            self.notify(f"Up to {MAX_PANELS} side by side; the first {MAX_PANELS} are shown.", timeout=4)
+        self.dismiss(chosen)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
