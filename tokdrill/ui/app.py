@@ -256,6 +256,11 @@ class TokdrillApp(App[None]):
 
         self._show(PlaygroundScreen(self.backend))
 
+    def action_steps(self) -> None:
+        from tokdrill.ui.screens.steps import StepsScreen
+
+        self.push_screen(StepsScreen())
+
     def action_settings(self) -> None:
         from tokdrill.ui.screens.settings import SettingsScreen
 
@@ -370,6 +375,11 @@ class TokdrillApp(App[None]):
             "Playground",
             "Tokens of your text in cl100k, o200k, your BPE or a tokenizer.json (F8)",
             self.action_playground,
+        )
+        yield SystemCommand(
+            "Step through an algorithm",
+            "BPE training and encoding, WordPiece, Viterbi, byte mapping on your own input (ctrl+n in the Playground)",
+            self.action_steps,
         )
         yield SystemCommand(
             "Settings", "New items per day, retention, auto-indent, interview date", self.action_settings

@@ -148,7 +148,16 @@ PLAYGROUND: list[BindingType] = [
     Binding("ctrl+t", "show_ids", "Ids", priority=True, id="playground.ids"),
     Binding("ctrl+l", "show_pieces", "Pieces", priority=True, id="playground.pieces"),
     Binding("ctrl+b", "show_boundary", "Boundary", priority=True, id="playground.boundary"),
+    Binding("ctrl+n", "app.steps", "Step through", priority=True, id="playground.steps"),
     Binding("escape", "leave", "Back", priority=True, id="playground.back"),
+]
+
+STEPS: list[BindingType] = [
+    Binding("right,n,space", "screen.step(1)", "Next step", key_display="→", id="steps.next"),
+    Binding("left,p,backspace", "screen.step(-1)", "Previous step", key_display="←", id="steps.previous"),
+    Binding("end,e", "screen.last", "Run to end", id="steps.last"),
+    Binding("home", "screen.first", "First step", id="steps.first"),
+    Binding("g", "screen.jump", "Go to step", id="steps.jump"),
 ]
 
 ENCODING_PICKER: list[BindingType] = [
@@ -181,6 +190,7 @@ GROUPS: dict[str, list[BindingType]] = {
     "Settings": SETTINGS,
     "Playground": PLAYGROUND,
     "Playground: encodings": ENCODING_PICKER,
+    "Step through": STEPS,
 }
 
 

