@@ -34,7 +34,9 @@ def test_too_few_and_too_many_merges() -> None:
     assert divergence.merges(CORPUS, [*expected, ("x", "y")], expected) == (
         "merge 6: you merged ('x', 'y'); the reference made 5"
     )
-    assert "you merged ('q', 'z') (not an adjacent pair then);" in str(divergence.merges(CORPUS, [("q", "z")], expected[:1]))
+    assert "you merged ('q', 'z') (not an adjacent pair then);" in str(
+        divergence.merges(CORPUS, [("q", "z")], expected[:1])
+    )
 
 
 @settings(max_examples=50, deadline=None)

@@ -37,7 +37,11 @@ def merges(word_freqs: Mapping[tuple[str, ...], int], got: object, expected: Seq
             return f"merge {number}: you stopped after {len(got)}; the reference merged {wanted!r} (count {counts[wanted]})"
         mine = got[number - 1]
         if mine != wanted:
-            yours = f"(count {counts[mine]})" if isinstance(mine, tuple) and mine in counts else "(not an adjacent pair then)"
+            yours = (
+                f"(count {counts[mine]})"
+                if isinstance(mine, tuple) and mine in counts
+                else "(not an adjacent pair then)"
+            )
             return (
                 f"merge {number}: you merged {_short(mine)} {yours}; "
                 f"the reference merged {wanted!r} (count {counts[wanted]})"
@@ -56,7 +60,6 @@ def encoding(symbols: Sequence[str], ranks: Mapping[Pair, int], got: object) -> 
     """The first merge of rank-ordered encoding that ``got`` does not reflect: the reference's
     state after each merge is compared with what the submission returned."""
     from reference_impl.bpe import apply_merges
-
     from tokdrill.playground.observe import Watch, observe
 
     step = Watch("merged", "current = merge_pair(", lambda f: (min(f["present"]), tuple(f["current"])))
@@ -90,7 +93,9 @@ EXPLAINERS: dict[str, Callable[[tuple[Any, ...], object, object], str | None]] =
     "learn_merges_fast": lambda args, got, expected: merges(args[0], got, expected),  # type: ignore[arg-type]
     "apply_merges": lambda args, got, expected: encoding(args[0], args[1], got),
     "viterbi_segment": lambda args, got, expected: sequence(
-        "piece", got[0] if isinstance(got, tuple) and got else got, expected[0]  # type: ignore[index]
+        "piece",
+        got[0] if isinstance(got, tuple) and got else got,
+        expected[0],  # type: ignore[index]
     ),
 }
 
