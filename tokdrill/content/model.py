@@ -184,6 +184,16 @@ class FollowUp:
 
 
 @dataclass(frozen=True)
+class SeeIt:
+    """A text a card or drill opens in the Playground ("see it"), with the encodings to compare
+    and a line saying what to look at."""
+
+    text: str
+    encodings: tuple[str, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Card:
     """One flashcard. ``key_points`` are short phrases a good answer mentions (a point may list
     alternatives, ``argmax | most frequent``); ``concepts`` are the concept ids it teaches."""
@@ -198,6 +208,7 @@ class Card:
     references: tuple[Reference, ...]
     origin: Origin
     concepts: tuple[str, ...] = ()
+    see_it: SeeIt | None = None
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from tokdrill.encodings import SHIPPED_ENCODINGS
 from tokdrill.playground.glyphs import visible, visible_bytes
 from tokdrill.playground.hf_cache import find_cached
 from tokdrill.playground.tokens import Token, Tokenized
 
-TIKTOKEN_NAMES = ("cl100k_base", "o200k_base")
-DEFAULT_ENCODINGS = TIKTOKEN_NAMES
+TIKTOKEN_NAMES = SHIPPED_ENCODINGS
+DEFAULT_ENCODINGS = SHIPPED_ENCODINGS
 TRAINED_PREFIX = "bpe:"
 CACHED_PREFIX = "hf:"
 DEFAULT_TRAINED_VOCAB = 512

@@ -31,6 +31,7 @@ from tokdrill.ui.messages import (
     GradeFinished,
     OpenCard,
     OpenDrill,
+    OpenPlayground,
     SettingsChanged,
     StoreStatusChanged,
 )
@@ -255,6 +256,14 @@ class TokdrillApp(App[None]):
         from tokdrill.ui.screens.playground import PlaygroundScreen
 
         self._show(PlaygroundScreen(self.backend))
+
+    @on(OpenPlayground)
+    def open_playground(self, message: OpenPlayground) -> None:
+        """A card's or drill's "see it": the Playground on its text, over the current screen."""
+        from tokdrill.ui.screens.playground import PlaygroundScreen
+
+        message.stop()
+        self.push_screen(PlaygroundScreen(self.backend, message.text, message.encodings, message.note))
 
     def action_steps(self) -> None:
         from tokdrill.ui.screens.steps import StepsScreen

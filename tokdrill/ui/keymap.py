@@ -113,6 +113,7 @@ REVIEW: list[BindingType] = [
     Binding("t", "typed_mode", "Type answer", id="review.typed"),
     Binding("u", "undo", "Undo rating", id="review.undo"),
     Binding("m", "study_more", "Study more", id="review.more"),
+    Binding("p", "see_it", "See it in the Playground", id="review.see_it"),
 ]
 
 BROWSE: list[BindingType] = [

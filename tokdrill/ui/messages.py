@@ -51,6 +51,16 @@ class ContentChanged(Message):
     """Content files changed on disk (a deck imported while the app runs) and were loaded."""
 
 
+class OpenPlayground(Message):
+    """Open the Playground on ``text`` with ``encodings`` (a card's or drill's "see it")."""
+
+    def __init__(self, text: str, encodings: tuple[str, ...], note: str = "") -> None:
+        super().__init__()
+        self.text = text
+        self.encodings = encodings
+        self.note = note
+
+
 class SettingsChanged(Message):
     """Settings were saved; screens showing what they affect refresh."""
 

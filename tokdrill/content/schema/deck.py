@@ -5,7 +5,8 @@ Card keys: ``id``, ``question``, ``answer``, ``key_points`` (2-6 phrases; a poin
 phrases that mean the same, separated by ``|``: ``argmax | most frequent``) required;
 ``follow_ups`` (list of ``{question, answer}``), ``tags``, ``concepts`` (concept ids, checked
 against the vocabulary by the loader), ``references`` (list of ``{title, authors, year, venue,
-url}``) optional. A broken card drops that card only; a broken deck header drops the deck (its cards
+url}``), ``see_it`` (``{text, encodings, note}``: a text the card opens in the Playground) optional.
+A broken card drops that card only; a broken deck header drops the deck (its cards
 are still checked, so every error is reported).
 """
 
@@ -22,7 +23,7 @@ from tokdrill.content.yaml_reading import YamlMap
 DECK_REQUIRED = ("deck", "title", "cards")
 DECK_OPTIONAL = ("description",)
 CARD_REQUIRED = ("id", "question", "answer", "key_points")
-CARD_OPTIONAL = ("follow_ups", "tags", "concepts", "references")
+CARD_OPTIONAL = ("follow_ups", "tags", "concepts", "references", "see_it")
 FOLLOW_UP_KEYS = ("question", "answer")
 KEY_POINTS_MIN, KEY_POINTS_MAX = 2, 6
 
@@ -83,7 +84,8 @@ def _parse_card(
     tags = f.tags()
     concepts = f.idents("concepts")
     references = f.references()
-    if not f.ok or card_id is None or question is None or answer is None or key_points is None:
+    see_it_ok, see_it = f.see_it()
+    if not f.ok or not see_it_ok or card_id is None or question is None or answer is None or key_points is None:
         return None
     if follow_ups is None or tags is None or concepts is None or references is None:
         return None  # an entry inside one of these lists was unusable; its error is recorded
@@ -98,6 +100,7 @@ def _parse_card(
         references,
         Origin(path, mapping.line),
         tuple(concept for concept, _ in concepts),
+        see_it,
     )
     return card, mapping.value_lines["id"], tuple(line for _, line in concepts)
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import urlsplit
 
-from tokdrill.content.model import ContentError, Reference
+from tokdrill.content.model import ContentError, Reference, SeeIt
 from tokdrill.content.yaml_reading import INVALID, YamlList, YamlMap
+from tokdrill.encodings import SHIPPED_ENCODINGS
 
 ID_PATTERN = re.compile(r"[a-z0-9-]+")
 REFERENCE_REQUIRED = ("title",)
@@ -272,6 +273,30 @@ class Fields:
                 continue
             result.append(reference)
         return tuple(result) if len(result) == len(items) else None
+
+    def see_it(self, key: str = "see_it") -> tuple[bool, SeeIt | None]:
+        """The optional ``see_it`` mapping (``text``; ``encodings`` from the shipped tables,
+        default both; ``note``): (ok, value)."""
+        if key not in self.mapping:
+            return True, None
+        mapping = self.mapping_at(self.mapping[key], self.value_line(key), self.name(key))
+        if mapping is None:
+            return False, None
+        inner = Fields(self.path, mapping, self.name(key), self.errors)
+        inner.check_keys(("text",), ("encodings", "note"))
+        text = inner.text("text")
+        note = inner.text("note", required=False)
+        encodings = inner.text_list("encodings", required=False) if "encodings" in mapping else SHIPPED_ENCODINGS
+        for name in encodings or ():
+            if name not in SHIPPED_ENCODINGS:
+                inner.error(
+                    inner.value_line("encodings"),
+                    inner.name("encodings"),
+                    f"{name!r} is not a shipped encoding (choose from {', '.join(SHIPPED_ENCODINGS)})",
+                )
+        if not inner.ok or text is None or note is None or not encodings:
+            return False, None
+        return True, SeeIt(text, tuple(encodings), note)
 
     def optional_text(self, key: str) -> str | None:
         """A non-empty string if ``key`` is given, else None (an empty value is an error)."""

@@ -127,21 +127,24 @@ class PlaygroundScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = keymap.PLAYGROUND
     view: reactive[View] = reactive("tokens")
 
-    def __init__(self, backend: Backend, text: str = SAMPLE) -> None:
+    def __init__(self, backend: Backend, text: str = SAMPLE, encodings: Sequence[str] = (), note: str = "") -> None:
+        """``encodings`` (a card's "see it") are shown instead of the ones chosen last, and
+        ``note`` says what to look at."""
         super().__init__()
         self.backend = backend
         self._initial_text = text
+        self._note = note
         self._encoders: dict[str, Encoder | str] = {}  # spec -> encoder, or why it cannot open
         stored = backend.setting(ENCODINGS_SETTING)
         specs = [s for s in stored if isinstance(s, str)] if isinstance(stored, list) else []
-        self.specs: list[str] = specs[:MAX_PANELS] or list(DEFAULT_ENCODINGS)
+        self.specs: list[str] = list(encodings)[:MAX_PANELS] or specs[:MAX_PANELS] or list(DEFAULT_ENCODINGS)
         self._busy = False  # a tokenizing worker is running
         self._again = False  # the text or view changed while it ran
         self.shown = 0  # how many tokenizations have been drawn (the benchmark waits on it)
 
     def compose(self) -> ComposeResult:
         yield Static(
-            "Playground: type or paste text; Tab moves to the tokens (F1 lists the keys)",
+            Text(f"See it: {self._note}") if self._note else "Playground: type or paste text; Tab moves to the tokens",
             id="playground-title",
         )
         yield TextArea(self._initial_text, id="playground-text", soft_wrap=True, tab_behavior="focus")

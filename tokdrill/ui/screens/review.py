@@ -21,6 +21,7 @@ from tokdrill.content.keypoints import coverage, match_key_points
 from tokdrill.content.model import Card
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import interval_text, references_text
+from tokdrill.ui.messages import OpenPlayground
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderTextArea
 
@@ -212,7 +213,14 @@ class ReviewScreen(Screen[None]):
             return bool(self.ratings)
         if action == "study_more":
             return self.card is None
+        if action == "see_it":
+            return self.card is not None and self.card.see_it is not None
         return True
+
+    def action_see_it(self) -> None:
+        card = self.card
+        if card is not None and card.see_it is not None:
+            self.post_message(OpenPlayground(card.see_it.text, card.see_it.encodings, card.see_it.note))
 
     def action_reveal(self) -> None:
         self.reveal()
