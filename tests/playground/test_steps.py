@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from reference_impl.bpe import apply_merges, learn_merges
 from reference_impl.unigram import viterbi_segment
 from reference_impl.wordpiece import WordPieceTokenizer
-from tokdrill.playground.observe import Watch, WatchError, observe
+from tokdrill.observe import Watch, WatchError, observe
 from tokdrill.playground.steps import (
     ALGORITHMS,
     StepInputError,

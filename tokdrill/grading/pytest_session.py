@@ -31,7 +31,7 @@ import tokenize
 import types
 import warnings
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 import pytest
 
 from tokdrill.grading import pytest_internals
+from tokdrill.grading.divergence import CallRecorder, sentence
 from tokdrill.grading.report import short_message
 from tokdrill.grading.spec import bare_name, test_name
 
@@ -71,10 +72,39 @@ class PreparationError(Exception):
 
 
 class SubmissionPlugin:
-    """Registered under :data:`SUBMISSION_PLUGIN`; the hidden tests' ``impl`` fixture reads ``module``."""
+    """Registered under :data:`SUBMISSION_PLUGIN`; the hidden tests' ``impl`` fixture reads ``module``.
+
+    Setting ``module`` also records the calls of its traced functions, so that a failed test's
+    report leads with where the submission first left the reference (:mod:`.divergence`).
+    """
 
     def __init__(self) -> None:
-        self.module: types.ModuleType | None = None
+        self._module: types.ModuleType | None = None
+        self.recorder = CallRecorder()
+
+    @property
+    def module(self) -> types.ModuleType | None:
+        return self._module
+
+    @module.setter
+    def module(self, module: types.ModuleType | None) -> None:
+        if module is not None:
+            self.recorder.install(module)
+        self._module = module
+
+    def pytest_runtest_setup(self) -> None:
+        self.recorder.calls.clear()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        if report.when == "call" and report.failed and self.recorder.calls:
+            found = self.recorder.explain()
+            if found:
+                report.longrepr = f"{sentence(found)}\n{report.longreprtext}"
+        return report
 
 
 @dataclass(eq=False)  # registered as a pytest plugin, which must be hashable

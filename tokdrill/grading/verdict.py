@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tokdrill.grading.divergence import read as read_divergence
+
 Outcome = Literal["passed", "failed", "error", "timeout"]
 OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "error", "timeout")
 
@@ -22,8 +24,20 @@ class TestResult:
     message: str = ""
     concepts: tuple[str, ...] = ()
 
+    @property
+    def divergence(self) -> str:
+        """Where the submission first left the reference in this test ('' when not traced)."""
+        return read_divergence(self.message) if self.outcome != "passed" else ""
+
     def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "outcome": self.outcome, "message": self.message, "concepts": list(self.concepts)}
+        found: dict[str, object] = {"first_divergence": self.divergence} if self.divergence else {}
+        return {
+            "name": self.name,
+            "outcome": self.outcome,
+            "message": self.message,
+            "concepts": list(self.concepts),
+            **found,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> TestResult:

@@ -1,6 +1,6 @@
 """Step-by-step walkthroughs of the algorithms the drills teach, on the user's own input.
 
-Every step comes from the reference implementation running (:mod:`tokdrill.playground.observe`
+Every step comes from the reference implementation running (:mod:`tokdrill.observe`
 records what its watched lines did); nothing here re-implements an algorithm. Each builder
 returns a :class:`Walkthrough`: numbered steps, each a title and a few plain-text lines, and the
 reference's own result.
@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tokdrill.observe import Watch, observe
 from tokdrill.playground.glyphs import visible
-from tokdrill.playground.observe import Watch, observe
 
 MAX_STEPS = 2000  # a walkthrough longer than this is cut, and says so
 SHOWN_CANDIDATES = 6

@@ -1,15 +1,19 @@
 """Where a submission's run of a traced algorithm first leaves the reference's, in one sentence.
 
-The hidden tests' support records what the submission returned for a traced function and the
-arguments it was given; on a failed test these functions replay the reference on the same input
-and name the first step that differs: "merge 3: you merged ('e', 's') (count 5); the reference
-merged ('s', 't') (count 7)". They run where the tests run (inside the sandbox), on plain data.
-The sentence travels in the failure text after :data:`MARKER`, which the grader reads back.
+Inside the sandbox, :class:`CallRecorder` wraps the submission's traced functions (those in
+:data:`EXPLAINERS`) and keeps, for the test running, each outermost call's arguments and result.
+When the test fails, the reference runs on the same arguments and the explainer names the first
+step that differs: "merge 3: you merged ('e', 's') (count 5); the reference merged ('s', 't')
+(count 7)". The sentence leads the failure text after :data:`MARKER` (so it passes through the
+same caps as every message) and the verdict reads it back (:func:`read`).
 """
 
 from __future__ import annotations
 
+import functools
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 MARKER = "first divergence: "
@@ -60,7 +64,7 @@ def encoding(symbols: Sequence[str], ranks: Mapping[Pair, int], got: object) -> 
     """The first merge of rank-ordered encoding that ``got`` does not reflect: the reference's
     state after each merge is compared with what the submission returned."""
     from reference_impl.bpe import apply_merges
-    from tokdrill.playground.observe import Watch, observe
+    from tokdrill.observe import Watch, observe
 
     step = Watch("merged", "current = merge_pair(", lambda f: (min(f["present"]), tuple(f["current"])))
     result, events = observe(apply_merges, tuple(symbols), dict(ranks), watches=[step])
@@ -112,3 +116,73 @@ def read(message: str) -> str:
         if start >= 0:
             return line[start + len(MARKER) :][:MAX_SENTENCE]
     return ""
+
+
+MAX_CALLS = 16  # calls kept per test (the last ones)
+MAX_ITEMS = 20_000  # a call whose arguments hold more entries is not replayed on the reference
+
+Call = tuple[str, tuple[object, ...], object]
+
+
+def _snapshot(value: object) -> object:
+    """A shallow copy of a dict or list argument (their keys and items are immutable here), so a
+    submission that changes its arguments cannot change what the reference is replayed on."""
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    return value
+
+
+def _size(args: tuple[object, ...]) -> int:
+    return sum(len(a) if isinstance(a, (dict, list, tuple, str)) else 1 for a in args)
+
+
+class CallRecorder:
+    """The traced calls of one test: installed on the submission module, read when a test fails."""
+
+    def __init__(self) -> None:
+        self.calls: deque[Call] = deque(maxlen=MAX_CALLS)
+        self._depth = 0
+
+    def install(self, module: ModuleType) -> None:
+        """Wrap each traced function the module defines (classes and other values are left alone)."""
+        for name in EXPLAINERS:
+            found = module.__dict__.get(name)
+            if callable(found) and not isinstance(found, type):
+                setattr(module, name, self._wrap(name, found))
+
+    def _wrap(self, name: str, function: Callable[..., object]) -> Callable[..., object]:
+        @functools.wraps(function)
+        def traced(*args: object, **kwargs: object) -> object:
+            if self._depth or kwargs:  # only the outermost call, with its arguments by position
+                return function(*args, **kwargs)
+            kept = tuple(_snapshot(a) for a in args)
+            self._depth += 1
+            try:
+                result = function(*args)
+            finally:
+                self._depth -= 1
+            self.calls.append((name, kept, result))
+            return result
+
+        return traced
+
+    def explain(self) -> str | None:
+        """The first recorded call whose result is not the reference's, explained; None if none
+        (or if explaining fails: a sentence is a help, never a reason for a verdict)."""
+        try:
+            import reference_impl
+
+            for name, args, got in self.calls:
+                if _size(args) > MAX_ITEMS:
+                    continue
+                expected = getattr(reference_impl, name)(*args)
+                if got == expected:
+                    continue
+                found = EXPLAINERS[name](args, got, expected)
+                if found:
+                    return found
+        except Exception:  # noqa: BLE001 - the submission's objects may do anything when compared
+            return None
+        return None

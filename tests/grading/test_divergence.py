@@ -3,12 +3,15 @@ reference's, with the counts or ranks that decided it."""
 
 from __future__ import annotations
 
+import types
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference_impl.bpe import apply_merges, count_pairs, learn_merges
-from tokdrill.playground import divergence
+from tokdrill.grading import divergence
 
 CORPUS = {
     ("l", "o", "w</w>"): 5,
@@ -86,3 +89,73 @@ def test_every_explainer_accepts_a_wrong_type_without_raising(name: str) -> None
     if name == "viterbi_segment":
         args = ("ab", {"a": -1.0, "b": -1.0})
     assert divergence.EXPLAINERS[name](args, 42, ([], 0.0) if name == "viterbi_segment" else []) is None
+
+
+def _module(source: str) -> types.ModuleType:
+    module = types.ModuleType("submission")
+    exec(compile(source, "submission.py", "exec"), module.__dict__)
+    return module
+
+
+def test_the_recorder_keeps_outermost_calls_on_a_copy_of_the_arguments() -> None:
+    module = _module(
+        "def learn_merges(word_freqs, num_merges):\n"
+        "    word_freqs.clear()\n"  # changes its argument: the copy is what the reference sees
+        "    return inner(num_merges)\n"
+        "def inner(n):\n"
+        "    return [('q', 'z')] * n\n"
+        "class apply_merges:\n"  # a class of a traced name is left alone
+        "    pass\n"
+    )
+    recorder = divergence.CallRecorder()
+    recorder.install(module)
+    assert isinstance(module.apply_merges, type)
+    freqs = dict(CORPUS)
+    module.learn_merges(freqs, 2)
+    assert freqs == {}
+    ((name, args, result),) = recorder.calls
+    assert (name, args[0], result) == ("learn_merges", CORPUS, [("q", "z"), ("q", "z")])
+    assert recorder.explain() == (
+        "merge 1: you merged ('q', 'z') (not an adjacent pair then); the reference merged ('s', 't</w>') (count 9)"
+    )
+
+
+def test_a_right_answer_or_an_odd_one_explains_nothing() -> None:
+    module = _module(
+        "import reference_impl\n"
+        "def learn_merges(word_freqs, num_merges):\n"
+        "    return reference_impl.learn_merges(word_freqs, num_merges)\n"
+        "class Weird:\n"
+        "    def __eq__(self, other):\n"
+        "        raise RuntimeError('no')\n"
+        "def apply_merges(symbols, ranks):\n"
+        "    return Weird()\n"
+    )
+    recorder = divergence.CallRecorder()
+    recorder.install(module)
+    module.learn_merges(CORPUS, 3)
+    assert recorder.explain() is None
+    module.apply_merges(("a", "b"), {("a", "b"): 0})
+    assert recorder.explain() is None
+
+
+WRONG_TIE_BREAK = "_, best = max((count, pair) for pair, count in counts.items())"
+
+
+@pytest.mark.sandbox
+def test_a_wrong_trainer_is_told_its_first_diverging_merge(grader, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tokdrill.content import load_library
+    from tokdrill.content.reference import reference_source
+
+    drill = load_library().drill("bpe-train")
+    source = reference_source(drill.symbols)
+    assert WRONG_TIE_BREAK in source
+    wrong = source.replace(WRONG_TIE_BREAK, "best = max(counts, key=lambda p: (counts[p], tuple(reversed(p))))")
+    verdict = grader.grade(drill, wrong)
+    assert not verdict.passed
+    found = {t.name.split("::")[1]: t.divergence for t in verdict.tests if t.outcome != "passed"}
+    sennrich = found["test_learn_merges_sennrich_example_runs_until_pairs_are_exhausted"]
+    assert sennrich == "merge 4: you merged ('e', 'w') (count 6); the reference merged ('w', 'est</w>') (count 6)"
+    doc = verdict.to_json()
+    assert any(t.get("first_divergence") == sennrich for t in doc["tests"])  # type: ignore[union-attr]
+    assert all(t.divergence == "" for t in verdict.tests if t.outcome == "passed")
