@@ -581,6 +581,47 @@ def flow_mock_round(d: Drive) -> None:
     d.wait_for("Up next")
 
 
+def flow_playground(d: Drive) -> None:
+    """p on Today: a typed text's tokens in both tables (a newcomer's first key is Esc, then back);
+    ctrl+t ids, ctrl+b the boundary, Tab and PageDown in the tokens; ctrl+n steps through BPE
+    training (→, End, g 3 Enter); Esc back to Today."""
+    d.keys("p")
+    d.wait_for("Playground", "cl100k_base", "o200k_base")
+    d.keys("Escape")
+    d.wait_for("Up next")
+    d.keys("p")
+    d.wait_for("Playground", "cl100k_base")
+    d.keys("C-a", "C-k", "C-k", "C-k")  # clear the sample: start of line, then cut to the end three times
+    d.wait_until(
+        lambda s: "0 tokens" in s, "an empty text box"
+    )  # a key typed in the same burst as ctrl+k can be cut too
+    d.tmux("send-keys", "-t", d.session, "-l", "hello world 1234567")
+    shown = d.wait_until(lambda s: "hello·world·1234567" in s and "6 tokens" in s, "the typed text's tokens")
+    d.shot("playground-tokens", shown)
+    d.keys("C-t")
+    shown = d.wait_for("15339  1917")  # cl100k's ids of "hello" and " world"
+    d.shot("playground-ids", shown)
+    d.keys("C-t", "C-b")
+    shown = d.wait_for("last character 7")
+    d.shot("playground-boundary", shown)
+    d.keys("C-b", "Tab", "PageDown")
+    d.keys("C-n")
+    shown = d.wait_for("BPE training: step 1 of")
+    d.keys("Right", "Right")
+    d.shot("steps-bpe-training", d.wait_for("step 3 of", "merge 2"))
+    d.keys("End")
+    shown = d.wait_for("result: merges:")
+    d.keys("g")
+    d.wait_for("Go to step")
+    d.tmux("send-keys", "-t", d.session, "-l", "3")
+    d.keys("Enter")
+    d.wait_for("step 3 of")
+    d.keys("Escape")
+    d.wait_for("Playground")
+    d.keys("Escape")
+    d.wait_for("Up next")
+
+
 FLOWS: list[Callable[[Drive], None]] = [
     flow_first_run,
     flow_leave_before_submit,
@@ -595,6 +636,7 @@ FLOWS: list[Callable[[Drive], None]] = [
     flow_import_while_running,
     flow_settings,
     flow_mock_round,
+    flow_playground,
 ]
 
 
