@@ -12,7 +12,7 @@ CORE_MODULES = [
     "tokdrill.grading.api",
     "tokdrill.grading.submission",
     "tokdrill.progress.store",
-    "tokdrill.scheduling.stats",
+    "tokdrill.practice.stats",
     "tokdrill.scheduling",
     "tokdrill.cli",
     "reference_impl",

@@ -7,7 +7,7 @@ view records that the screens render. No Textual imports: this module is testabl
 
 Threading: :meth:`Backend.grade` runs in a Textual worker thread; every other method is called
 from the UI thread and returns without waiting for the database: writes are queued
-(:class:`tokdrill.scheduling.keeper.ProgressKeeper`) and store trouble is reported to the
+(:class:`tokdrill.practice.keeper.ProgressKeeper`) and store trouble is reported to the
 listener set with :meth:`Backend.set_store_listener`, never raised.
 """
 
@@ -25,27 +25,26 @@ from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library, introduction_order
 from tokdrill.grading.verdict import Verdict
+from tokdrill.practice.due import DueCounts, due_counts
+from tokdrill.practice.keeper import ProgressKeeper
+from tokdrill.practice.mistakes import Mistake
+from tokdrill.practice.mock import MockPlan
+from tokdrill.practice.series import ChartSeries
+from tokdrill.practice.service import Practice, Recorded, TypingRecord
+from tokdrill.practice.stats import ACTIVITY_DAYS, Stats
 from tokdrill.progress import settings as setting_keys
 from tokdrill.progress.records import (
-    Attempt,
     Draft,
     MockAnswer,
     MockRound,
     Mode,
     Origin,
     TestOutcome,
-    concept_results,
 )
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import StoreStatus
-from tokdrill.scheduling.catalog import Catalog, catalog_from_library
-from tokdrill.scheduling.keeper import ProgressKeeper
-from tokdrill.scheduling.mistakes import Mistake
-from tokdrill.scheduling.mock import MockPlan
+from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.planner import DueItem, Planner
-from tokdrill.scheduling.ratings import drill_rating
-from tokdrill.scheduling.series import ChartSeries
-from tokdrill.scheduling.stats import ACTIVITY_DAYS, Stats
 
 if TYPE_CHECKING:
     from tokdrill.grading.warm import WarmGrader
@@ -67,8 +66,8 @@ class Today:
     """What the Today screen shows."""
 
     queue: tuple[QueueItem, ...]
+    due: DueCounts
     due_cards: tuple[Card, ...]
-    new_cards: int
     due_drills: tuple[Drill, ...]
     interview_date: date | None
     days_left: int | None
@@ -171,7 +170,8 @@ class Backend:
         self.broken_drills: set[str] = set()
         self._symbols_checked = False
         self._symbols_lock = threading.Lock()
-        self._catalog: Catalog = catalog_from_library(library)
+        self.practice = Practice(library, progress, clock)
+        self._catalog: Catalog = self.practice.catalog
         self._extra_new: tuple[date | None, int] = (None, 0)
         # what open() loaded content from: the --content folders and --data-dir
         self._content_sources: tuple[list[str], str | os.PathLike[str] | None] | None = None
@@ -407,66 +407,99 @@ class Backend:
         costly_keys: tuple[tuple[str, int], ...] | None = None,
         origin: Origin = "app",
     ) -> AttemptSummary:
-        """Record a finished attempt (rated and rescheduled by the planner); returns the summary.
-        ``next_due`` is the local day the drill comes back, the interview's final window applied."""
-        reader = self.progress.reader
-        previous_best = self.progress.guarded(lambda: reader.best_seconds(drill.id, mode), None)
-        stored = self.progress.guarded(lambda: reader.attempt_count(drill.id), 0)
-        count = stored + self.progress.pending_attempts(drill.id) + 1
-        attempt = Attempt(
-            drill_id=drill.id,
-            mode=mode,
+        """Record the attempt a session ends with, its first pass (rated and rescheduled by the
+        planner); returns the summary. ``next_due`` is the local day the drill comes back, the
+        interview's final window applied."""
+        typing = TypingRecord(keystrokes, retype_accuracy, wpm, typing_accuracy, corrected_errors, costly_keys)
+        recorded = self.practice.finish(
+            drill,
+            mode,
             started_at=started_at,
-            ended_at=self.clock.now(),
-            active_seconds=float(active_seconds),
-            target_seconds=drill.target_seconds,
-            passed=verdict.passed,
+            active_seconds=active_seconds,
+            verdict=verdict,
             submissions=submissions,
-            tests=tuple(TestOutcome.from_result(t) for t in verdict.tests),
-            keystrokes=keystrokes,
-            retype_accuracy=retype_accuracy,
-            wpm=wpm,
-            typing_accuracy=typing_accuracy,
-            corrected_errors=corrected_errors,
-            costly_keys=costly_keys,
+            typing=typing,
             origin=origin,
         )
-        preview = self.progress.record_attempt(attempt)
-        if preview is None:
-            rating, next_due = drill_rating(attempt.passed, attempt.active_seconds, attempt.target_seconds).name, "-"
-        else:
-            rating = preview.rating.name
+        return self._summary(recorded)
+
+    def give_up(
+        self,
+        drill: Drill,
+        mode: Mode,
+        *,
+        started_at: datetime,
+        active_seconds: float,
+        verdict: Verdict | None,
+        submissions: int,
+        keystrokes: int | None,
+        origin: Origin = "app",
+    ) -> AttemptSummary:
+        """Record a session given up: attempted and not passed, with no typing figures."""
+        recorded = self.practice.give_up(
+            drill,
+            mode,
+            started_at=started_at,
+            active_seconds=active_seconds,
+            verdict=verdict,
+            submissions=submissions,
+            keystrokes=keystrokes,
+            origin=origin,
+        )
+        return self._summary(recorded)
+
+    def _summary(self, recorded: Recorded) -> AttemptSummary:
+        preview = recorded.preview
+        next_due = "-"
+        if preview is not None:
             next_due = self.progress.guarded(lambda: self._planner.calendar().day_of(preview.next_due).isoformat(), "-")
         return AttemptSummary(
-            seconds=float(active_seconds),
-            target_seconds=drill.target_seconds,
-            previous_best=previous_best,
-            attempt_number=count,
-            rating=rating,
+            seconds=recorded.attempt.active_seconds,
+            target_seconds=recorded.attempt.target_seconds,
+            previous_best=recorded.previous_best,
+            attempt_number=recorded.number,
+            rating=recorded.rating_name,
             next_due=next_due,
         )
 
-    def record_grade(self, drill: Drill, verdict: Verdict, origin: Origin = "app") -> None:
+    def record_grade(self, drill: Drill, verdict: Verdict, source: str, origin: Origin = "app") -> tuple[str, ...]:
         """Log how a graded submission did on each concept its tests check (queued): the mistake
-        log, and the cards a failed concept makes due. A grading failure of tokdrill's own is
-        not the user's mistake and is not logged."""
-        if verdict.internal:
-            return
-        tests = tuple(TestOutcome.from_result(t) for t in verdict.tests)
-        self.progress.record_concept_results(concept_results(drill.id, origin, self.clock.now(), tests))
+        log, and the cards a failed concept makes due; returns the concepts blamed. A grading
+        failure of tokdrill's own, or the same source submitted again, is not logged."""
+        return self.practice.log_submission(drill, verdict, source, origin)
 
-    def save_draft(self, drill_id: str, mode: Mode, text: str, elapsed_seconds: float) -> None:
-        """Autosave the editor text of an unfinished drill (queued; kept in a side file while
-        the database cannot be written)."""
-        self.progress.save_draft(Draft(drill_id, mode, text, max(0.0, float(elapsed_seconds)), self.clock.now()))
+    def save_draft(
+        self,
+        drill_id: str,
+        mode: Mode,
+        text: str,
+        elapsed_seconds: float,
+        *,
+        keystrokes: int | None = None,
+        typing_errors: int | None = None,
+        costly_keys: tuple[tuple[str, int], ...] | None = None,
+    ) -> None:
+        """Autosave the editor text of an unfinished drill, with its clock and the typing counted
+        so far (queued; kept in a side file while the database cannot be written)."""
+        draft = Draft(
+            drill_id,
+            mode,
+            text,
+            max(0.0, float(elapsed_seconds)),
+            self.clock.now(),
+            keystrokes,
+            typing_errors,
+            costly_keys,
+        )
+        self.practice.save_draft(draft)
 
     def draft(self, drill_id: str, mode: Mode) -> Draft | None:
         """The newest draft of (drill, mode), a queued one included, if any."""
-        return self.progress.draft(drill_id, mode)
+        return self.practice.draft(drill_id, mode)
 
     def discard_draft(self, drill_id: str, mode: Mode) -> None:
         """Forget the draft of (drill, mode)."""
-        self.progress.discard_draft(drill_id, mode)
+        self.practice.discard_draft(drill_id, mode)
 
     def rate_card(self, card: Card, rating: int, answer_seconds: float) -> None:
         """Record a review (1 Again .. 4 Easy) and reschedule the card (queued)."""
@@ -548,7 +581,7 @@ class Backend:
         extra = self.extra_new_today() if extra_new is None else extra_new
 
         def read() -> list[Card]:
-            queue = self._planner.due_queue(self._catalog, extra)
+            queue = self.practice.due(extra)
             return [self.library.card(i.item_id) for i in queue.cards if i.item_id not in rated]
 
         return self.progress.guarded_view(read)
@@ -559,9 +592,9 @@ class Backend:
 
     def _today(self) -> Today:
         planner = self._planner
-        queue = planner.due_queue(self._catalog)
+        queue = self.practice.due()
+        counts = due_counts(queue)
         cards = tuple(self.library.card(i.item_id) for i in queue.cards)
-        new_cards = sum(1 for i in queue.cards if i.is_new)
         drill_items = [i for i in queue.drills if i.item_id not in self.broken_drills]
         drills = tuple(self.library.drill(i.item_id) for i in drill_items)
         drill_lines: list[QueueItem] = []
@@ -589,6 +622,7 @@ class Backend:
                     "drill", first.id, f"Drill: {first.title}", f"start here · target {first.target_seconds // 60} min"
                 ),
             )
+        new_cards = counts.new_cards
         if cards:
             reviews = len(cards) - new_cards
             items.append(
@@ -606,8 +640,8 @@ class Backend:
         weakest = tuple(self._title(r.kind, r.item_id) for r in readiness.weakest) if readiness else ()
         return Today(
             queue=tuple(items),
+            due=counts,
             due_cards=cards,
-            new_cards=new_cards,
             due_drills=drills,
             interview_date=interview,
             days_left=None if interview is None else (interview - today).days,
@@ -620,11 +654,9 @@ class Backend:
         )
 
     def mistakes(self) -> list[Mistake]:
-        """The mistake log (tokdrill.scheduling.mistakes), as ``tokdrill mistakes`` prints it."""
-        from tokdrill.scheduling.mistakes import mistakes
-
+        """The mistake log (tokdrill.practice.mistakes), as ``tokdrill mistakes`` prints it."""
         none: list[Mistake] = []
-        return self.progress.guarded(lambda: mistakes(self._reader, self.library), none)
+        return self.progress.guarded(self.practice.mistakes, none)
 
     def local_day(self, moment: datetime) -> date:
         """The user's calendar day of ``moment`` (the timezone setting)."""
@@ -639,15 +671,9 @@ class Backend:
         return value
 
     def plan_mock(self) -> MockPlan | None:
-        """The mock round to ask now (tokdrill.scheduling.mock), None without drills or cards
+        """The mock round to ask now (tokdrill.practice.mock), None without drills or cards
         with follow-ups."""
-        from tokdrill.scheduling.mock import plan_round
-
-        def plan() -> MockPlan | None:
-            queue = self._planner.due_queue(self._catalog)
-            return plan_round(queue, self.library, self.mock_minutes(), self._reader.count("mock_rounds"))
-
-        return self.progress.guarded(plan, None)
+        return self.progress.guarded(lambda: self.practice.plan_mock(self.mock_minutes()), None)
 
     def finish_mock(
         self,
@@ -663,7 +689,7 @@ class Backend:
         the key points it covered, and the round itself. The drill's attempt is recorded by the
         drill screen. Returns the scorecard."""
         from tokdrill.content.keypoints import match_key_points
-        from tokdrill.scheduling.mock import answer_rating, concepts_missed
+        from tokdrill.practice.mock import answer_rating, concepts_missed
 
         drill = self.library.drill(plan.drill_id)
         tests = tuple(TestOutcome.from_result(t) for t in drill_verdict.tests) if drill_verdict else ()
@@ -723,15 +749,13 @@ class Backend:
         return item_id
 
     def stats(self) -> Stats:
-        """The same Stats the ``tokdrill stats`` command prints (tokdrill.scheduling.stats)."""
-        from tokdrill.scheduling.stats import compute_stats
-
-        return self.progress.guarded_view(lambda: compute_stats(self._reader, self._catalog, self.clock, self._planner))
+        """The same Stats the ``tokdrill stats`` command prints (tokdrill.practice.stats)."""
+        return self.progress.guarded_view(self.practice.stats)
 
     def charts(self, drill_id: str | None = None, deck_id: str | None = None) -> ChartSeries:
         """The series of the Stats screen's charts, the same as ``tokdrill stats --plot`` draws
-        (tokdrill.scheduling.series); the drill and deck default to the ones practised last."""
-        from tokdrill.scheduling.series import chart_series
+        (tokdrill.practice.series); the drill and deck default to the ones practised last."""
+        from tokdrill.practice.series import chart_series
 
         return self.progress.guarded_view(
             lambda: chart_series(self._reader, self._catalog, self._planner, drill_id, deck_id)
@@ -739,7 +763,7 @@ class Backend:
 
     def chart_choices(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The drills and decks the charts step through: those with history, else all."""
-        from tokdrill.scheduling.series import chart_choices
+        from tokdrill.practice.series import chart_choices
 
         return self.progress.guarded_view(lambda: chart_choices(self._reader, self._catalog))
 
@@ -759,7 +783,7 @@ class Backend:
 
     def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
         """Attempts + reviews per local day for the last ``days`` days, oldest first."""
-        from tokdrill.scheduling.stats import daily_activity
+        from tokdrill.practice.stats import daily_activity
 
         def read() -> list[tuple[date, int]]:
             cal = self._planner.calendar()

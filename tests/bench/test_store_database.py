@@ -9,9 +9,9 @@ from pathlib import Path
 
 from tokdrill.bench.store import NOW, _iso_maker, generate_database, synthetic_catalog
 from tokdrill.clock import FixedClock
+from tokdrill.practice.stats import compute_stats
 from tokdrill.progress.records import from_iso, to_iso
 from tokdrill.progress.store import Store
-from tokdrill.scheduling.stats import compute_stats
 
 
 def _schema(path: Path) -> set[tuple[str, str]]:

@@ -20,7 +20,7 @@ def test_a_failed_merge_order_test_schedules_its_cards_and_is_listed(capsys: pyt
         drill = backend.library.drill("bpe-encode")
         test = "test_bpe_encode.py::test_lowest_rank_first"
         verdict = Verdict(drill.id, False, (TestResult(test, "failed", "merged by frequency", ("merge-order",)),), 0.1)
-        backend.record_grade(drill, verdict)
+        backend.record_grade(drill, verdict, "def encode(text, merges): ...")
         backend.record_attempt(
             drill,
             "recall",

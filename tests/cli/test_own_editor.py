@@ -74,12 +74,16 @@ def test_check_logs_failures_and_times_the_first_pass_after_start(
     with stored() as store:
         (attempt,) = store.attempts(DRILL)
         assert attempt.origin == "check" and attempt.passed and attempt.submissions == 2
-        assert store.start(DRILL) is None
+        start = store.start(DRILL)
+        assert start is not None and start.passed_at == attempt.ended_at  # later checks are practice runs
         failed = store.concept_results(["merge-order"], failed=True)
         assert len(failed) == 1 and failed[0].origin == "check"
-    assert main(["check", DRILL, str(mine), "--json"]) == 0  # a later pass is not another attempt
+    assert main(["check", DRILL, str(mine), "--json"]) == 0  # the same file again: not recorded again
     captured = capsys.readouterr()
-    assert json.loads(captured.out)["passed"] is True and captured.err == ""
+    assert json.loads(captured.out)["passed"] is True and "not recorded again" in captured.err
+    mine.write_text(reference_source(drill.symbols) + "\n# tidied\n")
+    assert main(["check", DRILL, str(mine)]) == 0  # a changed file after the pass: a practice run
+    assert "practice run, not recorded" in capsys.readouterr().out
     with stored() as store:
         assert len(store.attempts(DRILL)) == 1
 
@@ -131,7 +135,7 @@ def ordinary() -> Iterator[tuple[list[str], dict[str, str], Path]]:
     probe = (
         "import sys, importlib\n"
         "for m in ('tokdrill.cli.start_cmd', 'tokdrill.cli.check_cmd', 'tokdrill.content.loader', "
-        "'tokdrill.content.reference', 'tokdrill.progress.store', 'tokdrill.scheduling.own_editor', 'reference_impl'):\n"
+        "'tokdrill.content.reference', 'tokdrill.progress.store', 'tokdrill.practice.own_editor', 'reference_impl'):\n"
         "    importlib.import_module(m)\n"
         "print('\\n'.join(sorted({getattr(m, '__file__', None) or '' for m in sys.modules.values()})))\n"
     )

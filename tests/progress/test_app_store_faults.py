@@ -17,9 +17,9 @@ from tokdrill import locations
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.content import load_library
+from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import JOURNAL_NAME
-from tokdrill.scheduling.keeper import ProgressKeeper
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.review import ReviewScreen

@@ -22,9 +22,9 @@ from factories import T0, make_attempt
 from faults import hold_lock, release
 
 from tokdrill.clock import FixedClock
+from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.progress.store import Store
 from tokdrill.progress.transfer import export_document
-from tokdrill.scheduling.keeper import ProgressKeeper
 
 # Each test starts tokdrill in a child process and kills it at a chosen moment: seconds each.
 pytestmark = pytest.mark.slow
@@ -37,7 +37,7 @@ WRITER = textwrap.dedent(
     from pathlib import Path
     from tokdrill.clock import FixedClock
     from tokdrill.progress.records import Attempt, Draft, TestOutcome
-    from tokdrill.scheduling.keeper import ProgressKeeper
+    from tokdrill.practice.keeper import ProgressKeeper
     from factories import T0, make_attempt
 
     clock = FixedClock(T0)

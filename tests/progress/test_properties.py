@@ -28,14 +28,14 @@ from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.content import load_library
 from tokdrill.content.model import Library
+from tokdrill.practice.keeper import ProgressKeeper
+from tokdrill.practice.stats import compute_stats
 from tokdrill.progress.errors import StoreError
 from tokdrill.progress.records import Draft, TestOutcome
 from tokdrill.progress.store import Store
 from tokdrill.progress.transfer import ImportRejected, export_document, import_document
 from tokdrill.scheduling.catalog import catalog_from_library
-from tokdrill.scheduling.keeper import ProgressKeeper
 from tokdrill.scheduling.planner import Planner
-from tokdrill.scheduling.stats import compute_stats
 
 BOUND_SECONDS = 30  # one example never takes this long unless something hangs
 FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], deadline=None)

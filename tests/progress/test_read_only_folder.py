@@ -25,7 +25,7 @@ STEP = textwrap.dedent(
     from pathlib import Path
     from tokdrill.clock import SystemClock
     from tokdrill.progress.store import Store
-    from tokdrill.scheduling.keeper import ProgressKeeper
+    from tokdrill.practice.keeper import ProgressKeeper
 
     step, path = sys.argv[1], Path(sys.argv[2])
     clock = SystemClock()
@@ -38,8 +38,8 @@ STEP = textwrap.dedent(
         from tokdrill.progress.transfer import export_document
         from tokdrill.scheduling.catalog import Catalog
         from tokdrill.scheduling.planner import Planner
-        from tokdrill.scheduling.series import chart_series
-        from tokdrill.scheduling.stats import compute_stats
+        from tokdrill.practice.series import chart_series
+        from tokdrill.practice.stats import compute_stats
 
         with Store.open_for_reading(path) as store:  # what `tokdrill stats` and `export` open
             catalog = Catalog({}, {"d": ("bpe-why",)})

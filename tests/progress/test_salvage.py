@@ -13,14 +13,14 @@ from factories import T0, make_attempt
 
 from tokdrill.cli import main
 from tokdrill.clock import FixedClock
+from tokdrill.practice.keeper import ProgressKeeper
+from tokdrill.practice.stats import compute_stats
 from tokdrill.progress.errors import StoreError
 from tokdrill.progress.salvage import repair, salvage
 from tokdrill.progress.store import Store
 from tokdrill.progress.transfer import export_document
 from tokdrill.scheduling.catalog import Catalog
-from tokdrill.scheduling.keeper import ProgressKeeper
 from tokdrill.scheduling.planner import Planner
-from tokdrill.scheduling.stats import compute_stats
 
 CATALOG = Catalog({"bpe-train": 600}, {"bpe": ("b1", "b2", "b3")})
 

@@ -16,11 +16,11 @@ from factories import T0, make_attempt
 from faults import BIG, WAIT, Statuses, full_after, release
 
 from tokdrill.clock import FixedClock
+from tokdrill.practice import recording
+from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.progress.records import Draft
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import JOURNAL_NAME, WriteQueue, read_journals
-from tokdrill.scheduling import recording
-from tokdrill.scheduling.keeper import ProgressKeeper
 
 
 @pytest.fixture

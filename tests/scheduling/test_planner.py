@@ -25,16 +25,16 @@ def ids(items) -> list[str]:
 
 def test_new_cards_respect_the_daily_limit(planner: Planner, store: Store, clock: FixedClock, catalog: Catalog) -> None:
     store.set_new_cards_per_day(2)
-    queue = planner.due_queue(catalog)
+    queue = planner.scheduled_queue(catalog)
     assert ids(queue.cards) == ["b1", "b2"] and all(c.is_new for c in queue.cards)
     planner.review_card("b1", Rating.Good, 4.0)
     planner.review_card("b2", Rating.Good, 4.0)
-    queue = planner.due_queue(catalog)
+    queue = planner.scheduled_queue(catalog)
     assert queue.new_cards_left == 0 and ids(queue.cards) == []
     clock.advance(minutes=10)  # learning step: both come back the same day, still no new ones
-    assert ids(planner.due_queue(catalog).cards) == ["b1", "b2"]
+    assert ids(planner.scheduled_queue(catalog).cards) == ["b1", "b2"]
     clock.advance(days=1)
-    queue = planner.due_queue(catalog)
+    queue = planner.scheduled_queue(catalog)
     assert [c.item_id for c in queue.cards if c.is_new] == ["b3", "w1"]
 
 
@@ -56,7 +56,7 @@ def test_drill_attempt_is_rated_and_rescheduled_in_days(
     failed = planner.record_attempt(attempt("bpe-train", clock, 700, False))
     assert failed.rating == Rating.Again
     assert failed.state.due >= clock.now() + timedelta(days=1)
-    queue = planner.due_queue(catalog)
+    queue = planner.scheduled_queue(catalog)
     assert "bpe-train" not in ids(queue.drills)
     clock.advance(days=1)
     easy = planner.record_attempt(attempt("bpe-train", clock, 300, True))
@@ -66,7 +66,7 @@ def test_drill_attempt_is_rated_and_rescheduled_in_days(
 
 def test_new_drills_have_their_own_daily_limit(planner: Planner, store: Store, catalog: Catalog) -> None:
     store.set_new_drills_per_day(1)
-    assert ids(planner.due_queue(catalog).drills) == ["bpe-train"]
+    assert ids(planner.scheduled_queue(catalog).drills) == ["bpe-train"]
 
 
 def test_final_window_makes_every_item_due_before_the_interview(
@@ -82,12 +82,12 @@ def test_final_window_makes_every_item_due_before_the_interview(
     store.set_interview_date(interview)
     window = datetime.combine(interview - timedelta(days=FINAL_WINDOW_DAYS), datetime.min.time(), UTC)
     clock.current = window - timedelta(seconds=1)
-    assert "b1" not in ids(planner.due_queue(catalog).cards)
+    assert "b1" not in ids(planner.scheduled_queue(catalog).cards)
     clock.current = window
-    due = [c for c in planner.due_queue(catalog).cards if c.item_id == "b1"]
+    due = [c for c in planner.scheduled_queue(catalog).cards if c.item_id == "b1"]
     assert due and due[0].due == window
     planner.review_card("b1", Rating.Good, 2.0)  # reviewed inside the window: no longer capped
-    assert "b1" not in ids(planner.due_queue(catalog).cards)
+    assert "b1" not in ids(planner.scheduled_queue(catalog).cards)
 
 
 def test_new_limit_rises_so_every_card_is_introduced_by_the_eve(
@@ -95,10 +95,10 @@ def test_new_limit_rises_so_every_card_is_introduced_by_the_eve(
 ) -> None:
     store.set_new_cards_per_day(1)
     store.set_interview_date(date(2026, 1, 8))  # today is Jan 5: 3 days (5, 6, 7) for 6 cards
-    queue = planner.due_queue(catalog)
+    queue = planner.scheduled_queue(catalog)
     assert queue.new_cards_limit == 2 and ids(queue.cards) == ["b1", "b2"]
     planner.review_card("b1", Rating.Good, 1.0)
-    queue = planner.due_queue(catalog)
+    queue = planner.scheduled_queue(catalog)
     assert queue.new_cards_limit == 2 and queue.new_cards_left == 1  # stable through the day
 
 

@@ -60,10 +60,12 @@ def test_undo_only_reaches_back_to_since(planner: Planner, clock: FixedClock) ->
 
 def test_study_more_adds_new_cards_once_the_day_is_done(planner: Planner, store: Store, catalog: Catalog) -> None:
     store.set_new_cards_per_day(1)
-    (first,) = planner.due_queue(catalog).cards
+    (first,) = planner.scheduled_queue(catalog).cards
     planner.review_card(first.item_id, Rating.Easy, 1.0)
-    assert planner.due_queue(catalog).cards == () or all(not c.is_new for c in planner.due_queue(catalog).cards)
-    more = planner.due_queue(catalog, extra_new=2)
+    assert planner.scheduled_queue(catalog).cards == () or all(
+        not c.is_new for c in planner.scheduled_queue(catalog).cards
+    )
+    more = planner.scheduled_queue(catalog, extra_new=2)
     assert [c.item_id for c in more.cards if c.is_new] == ["b2", "b3"]
     assert more.new_cards_limit == 3 and more.new_cards_left == 2
 

@@ -10,11 +10,11 @@ import pytest
 from fsrs import Rating
 
 from tokdrill.clock import FixedClock
+from tokdrill.practice.stats import daily_activity
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.days import Calendar, calendar_for
 from tokdrill.scheduling.planner import Planner
-from tokdrill.scheduling.stats import daily_activity
 
 BERLIN = ZoneInfo("Europe/Berlin")  # clocks go forward 2026-03-29 02:00, back 2026-10-25 03:00
 
@@ -63,9 +63,9 @@ def test_early_morning_activity_counts_on_the_local_day(store: Store, clock: Fix
     planner = Planner(store, clock)
     clock.current = local(2026, 3, 29, 0, 30)  # just after local midnight, still 28 March in UTC
     planner.review_card("b1", Rating.Good, 1.0)
-    assert planner.due_queue(catalog).new_cards_left == 0  # today's one new card is used up
+    assert planner.scheduled_queue(catalog).new_cards_left == 0  # today's one new card is used up
     clock.current = local(2026, 3, 30, 0, 30)
-    assert planner.due_queue(catalog).new_cards_left == 1
+    assert planner.scheduled_queue(catalog).new_cards_left == 1
 
 
 def test_machine_zone_comes_from_tz(monkeypatch: pytest.MonkeyPatch) -> None:

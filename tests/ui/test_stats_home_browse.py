@@ -11,8 +11,8 @@ from ui_helpers import SIZE, SMALL, screen_lines, screen_text, submit
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
+from tokdrill.practice.stats import compute_stats
 from tokdrill.scheduling import catalog_from_library
-from tokdrill.scheduling.stats import compute_stats
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.browse import BrowseScreen
 from tokdrill.ui.screens.dialogs import InterviewDate, ModeChoice

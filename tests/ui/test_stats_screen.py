@@ -9,7 +9,7 @@ from ui_helpers import SIZE, SMALL, screen_text
 from tokdrill.backend import Backend
 from tokdrill.cli.stats_cmd import render_text
 from tokdrill.clock import FixedClock, clock_text
-from tokdrill.scheduling.stats import compute_stats
+from tokdrill.practice.stats import compute_stats
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.stats import StatsScreen
 

@@ -200,9 +200,9 @@ def figures(quick: bool) -> list[Figure]:
     and the `tokdrill stats --json` command's wall time against `python -c pass`, with a goal of
     `tokdrill --help` + 100 ms: start-up plus the in-process budget, so imports and the (cached)
     content load must fit in what the computation leaves of those 100 ms."""
+    from tokdrill.practice.series import chart_choices, chart_series
+    from tokdrill.practice.stats import compute_stats
     from tokdrill.scheduling.planner import Planner
-    from tokdrill.scheduling.series import chart_choices, chart_series
-    from tokdrill.scheduling.stats import compute_stats
 
     catalog = _catalog()
     folder = Path(tempfile.mkdtemp(prefix="tokdrill-bench-store-"))

@@ -1,10 +1,13 @@
 """`tokdrill check DRILL_ID FILE [--json] [--watch] [--no-record]`: grade a file against a drill's
 hidden tests.
 
-Every grading is recorded in the progress store unless ``--no-record`` is given
-(``tokdrill.scheduling.own_editor``): its failed concepts go to the mistake log, and the first
-pass after ``tokdrill start`` records an attempt timed from the start. What was recorded is one
-line after the verdict (on stderr with ``--json``).
+Every grading is recorded by the practice service unless ``--no-record`` is given (the rules
+are in ``tokdrill.practice.own_editor``): the concepts its failed tests blame go to the mistake
+log, and the first pass after ``tokdrill start`` records an attempt timed from the start; later
+checks are practice runs until the next start, and a source checked again unchanged is not
+logged twice. What was recorded is one line after the verdict (on stderr with ``--json``, whose
+document names per failed test the concepts it blames). ``--watch`` grades a file already
+checked unchanged only once it changes.
 
 Exit codes: 0 every hidden test passed, 1 the submission failed (or the grader failed: the
 output then says "internal error"), 2 usage error (unknown drill, a FILE that is not a readable
@@ -19,12 +22,14 @@ import os
 import stat
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tokdrill.content.model import Drill
+    from tokdrill.content.model import Drill, Library
     from tokdrill.grading.verdict import Verdict
+    from tokdrill.practice.service import Practice
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 WATCH_POLL_SECONDS = 0.25
@@ -57,40 +62,83 @@ def run(args: argparse.Namespace) -> int:
 
     verdict = grade(drill, source, filename=str(args.file))
     _print_verdict(verdict, as_json=args.json, with_notice=True)
-    _record(drill, verdict, path, args)
+    _record(drill, verdict, source, path, args)
     return EXIT_OK if verdict.passed else EXIT_FAIL
 
 
-def _record(drill: Drill, verdict: Verdict, path: Path, args: argparse.Namespace) -> None:
-    """Record the grading in the progress store (unless --no-record) and say what was kept.
-    A store that cannot be written is named; the verdict stands either way."""
+def open_practice(args: argparse.Namespace, command: str) -> Practice:
+    """The practice service over the user's progress (content loaded only if needed); problems
+    opening the database are said on stderr (writes are then kept in the journal)."""
+    from tokdrill import locations
+    from tokdrill.clock import SystemClock
+    from tokdrill.content.loader import load_library
+    from tokdrill.practice.service import Practice
+
+    data_dir = getattr(args, "data_dir", None)
+
+    def library() -> Library:
+        dirs = locations.extra_content_dirs(getattr(args, "content", None), data_dir)
+        return load_library(dirs, cache_dir=locations.cache_dir(data_dir), check_symbols=False)
+
+    practice, problems = Practice.open(library, locations.database_path(data_dir), SystemClock())
+    for problem in problems:
+        _fail(problem, command)
+    return practice
+
+
+def close_practice(practice: Practice, command: str) -> None:
+    """Write what is pending; say where it is kept when the database could not take it."""
+    from tokdrill.grading.report import printable
+
+    status = practice.close()
+    if status.state != "saved":
+        _fail(f"not saved yet: {status.message}", command)
+        if status.journal is not None:
+            print(f"  kept in {printable(str(status.journal))}; the next tokdrill run saves it", file=sys.stderr)
+
+
+def _record(drill: Drill, verdict: Verdict, source: str, path: Path, args: argparse.Namespace) -> None:
+    """Record the grading through the practice service (unless --no-record) and say what was
+    kept. A store that cannot be written is named; the verdict stands either way."""
     if args.no_record or verdict.internal:
         return
-    from tokdrill import locations
-    from tokdrill.clock import SystemClock, clock_text
+    from tokdrill.clock import clock_text
     from tokdrill.progress.errors import StoreError
-    from tokdrill.progress.store import Store
-    from tokdrill.scheduling.own_editor import record_check
 
     out = sys.stderr if args.json else sys.stdout
-    clock = SystemClock()
+    practice = open_practice(args, "check")
     try:
-        with Store.open(locations.database_path(getattr(args, "data_dir", None)), clock=clock) as store:
-            kept = record_check(store, clock, drill.id, drill.target_seconds, verdict, str(path.resolve()))
+        kept = practice.check(drill, verdict, source, str(path.resolve()))
+        recorded = kept.recorded
+        preview = None if recorded is None else recorded.preview
+        due = "-" if preview is None else practice.planner().calendar().day_of(preview.next_due).isoformat()
     except StoreError as exc:
-        print(f"tokdrill check: not recorded: {exc}; {exc.advice}", file=sys.stderr)
+        _fail(f"not recorded: {exc}; {exc.advice}")
         return
-    if kept.failed_concepts:
-        print(f"recorded in your mistakes: {', '.join(kept.failed_concepts)}", file=out, flush=True)
-    if kept.attempt is not None:
+    finally:
+        close_practice(practice, "check")
+    if kept.kind == "unchanged":
+        print("not recorded again: the same source as your last check", file=out, flush=True)
+        return
+    if kept.kind == "practice":
         print(
-            f"recorded: passed in {clock_text(kept.seconds or 0.0)} from the start (target "
-            f"{clock_text(drill.target_seconds)}), rated {kept.attempt.rating.name}; next due {kept.due_day}",
+            f"practice run, not recorded: {drill.id} passed since its start "
+            f"(`tokdrill start {drill.id}` starts a new attempt)",
             file=out,
             flush=True,
         )
-    elif kept.start is not None:
-        running = clock_text((clock.now() - kept.start.started_at).total_seconds())
+        return
+    if kept.failed_concepts:
+        print(f"recorded in your mistakes: {', '.join(kept.failed_concepts)}", file=out, flush=True)
+    if recorded is not None:
+        print(
+            f"recorded: passed in {clock_text(recorded.attempt.active_seconds)} from the start (target "
+            f"{clock_text(drill.target_seconds)}), rated {recorded.rating_name}; next due {due}",
+            file=out,
+            flush=True,
+        )
+    elif kept.start is not None and kept.start.open:
+        running = clock_text((practice.clock.now() - kept.start.started_at).total_seconds())
         print(
             f"clock running for {drill.id}: {running} since the start; the first pass is recorded", file=out, flush=True
         )
@@ -186,7 +234,16 @@ def _decode(path: Path, data: bytes) -> str | None:
 
 def _print_verdict(verdict: Verdict, as_json: bool, with_notice: bool) -> None:
     if as_json:
-        print(json.dumps(verdict.to_json()), flush=True)
+        from tokdrill.practice.blame import blamed_concepts
+        from tokdrill.progress.records import TestOutcome
+
+        doc = verdict.to_json()
+        blame = blamed_concepts([TestOutcome.from_result(t) for t in verdict.tests])
+        tests = doc.get("tests")
+        for test in tests if isinstance(tests, list) else []:
+            if isinstance(test, dict) and test.get("name") in blame:
+                test["blames"] = list(blame[test["name"]])
+        print(json.dumps(doc), flush=True)
     else:
         from tokdrill.grading.report import render_text
 
@@ -211,23 +268,53 @@ def _watch(drill: Drill, path: Path, source: str, args: argparse.Namespace) -> i
         with WarmGrader() as grader:
             last = stamp()
             first = True
+            if _checked_unchanged(drill, source, args):
+                print(
+                    f"{printable(str(path))} is unchanged since your last check; watching for changes (Ctrl-C to stop)",
+                    file=sys.stderr if as_json else sys.stdout,
+                    flush=True,
+                )
+                source = _next_version(path, stamp, last)
+                last = stamp()
             while True:
                 if not as_json:
                     print(f"\n--- grading {printable(str(path))} ({time.strftime('%H:%M:%S')}) ---", flush=True)
                 verdict = grader.grade(drill, source, filename=str(path))
                 _print_verdict(verdict, as_json, with_notice=first)  # the sandbox note once
-                _record(drill, verdict, path, args)
+                _record(drill, verdict, source, path, args)
                 first = False
                 if not as_json:
                     print("watching for changes; Ctrl-C to stop", flush=True)
-                while True:
-                    time.sleep(WATCH_POLL_SECONDS)
-                    now = stamp()
-                    if now is not None and now != last:
-                        last = now
-                        text = read_source(path)
-                        if text is not None:
-                            source = text
-                            break
+                source = _next_version(path, stamp, last)
+                last = stamp()
     except KeyboardInterrupt:
         return EXIT_OK
+
+
+def _next_version(path: Path, stamp: Callable[[], tuple[float, int] | None], last: tuple[float, int] | None) -> str:
+    """Wait until ``path`` changes from ``last`` and reads as source; its text."""
+    while True:
+        time.sleep(WATCH_POLL_SECONDS)
+        now = stamp()
+        if now is not None and now != last:
+            last = now
+            text = read_source(path)
+            if text is not None:
+                return text
+
+
+def _checked_unchanged(drill: Drill, source: str, args: argparse.Namespace) -> bool:
+    """Whether ``source`` is what the last recorded check of ``drill`` graded (so grading it
+    again would show nothing new); False with --no-record or when progress cannot be read."""
+    if args.no_record:
+        return False
+    from tokdrill.practice.own_editor import source_hash
+    from tokdrill.progress.errors import StoreError
+
+    practice = open_practice(args, "check")
+    try:
+        return practice.last_checked(drill.id) == source_hash(source)
+    except StoreError:
+        return False
+    finally:
+        close_practice(practice, "check")

@@ -1,6 +1,6 @@
 """`tokdrill mistakes [--json | --markdown]`: every concept a hidden test caught, how often and
 when, on which drills, whether it is fixed (passed since), and its one-line lesson with the card
-that teaches it. The same log as the app's Mistakes screen (``tokdrill.scheduling.mistakes``);
+that teaches it. The same log as the app's Mistakes screen (``tokdrill.practice.mistakes``);
 ``--markdown`` is the page to print before an interview.
 
 Exit codes: 0 printed (an empty log included), 1 the progress database cannot be read.
@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tokdrill.scheduling.mistakes import Mistake
+    from tokdrill.practice.mistakes import Mistake
 
 EMPTY = "No mistakes logged yet: every hidden test a submission fails is logged with its concept."
 
@@ -77,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
 
     from tokdrill import locations
     from tokdrill.content.loader import load_library
+    from tokdrill.practice.mistakes import mistakes
     from tokdrill.progress.errors import StoreError
     from tokdrill.progress.store import Store
-    from tokdrill.scheduling.mistakes import mistakes
     from tokdrill.scheduling.planner import Planner
 
     library = load_library(

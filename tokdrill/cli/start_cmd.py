@@ -3,7 +3,8 @@
 Writes FILE (default ``DRILL.py`` in the current folder): the drill's prompt as a comment, then
 its starter code; with ``--retype``, the reference code to copy as a comment instead (the
 retype mode). The drill's clock starts now: the first passing ``tokdrill check DRILL FILE``
-records an attempt timed from here. An existing FILE is kept unless ``--force`` is given.
+records an attempt timed from here. A previous start of the drill that was checked and never
+passed is recorded as a failed attempt. An existing FILE is kept unless ``--force`` is given.
 
 Exit codes: 0 written and started, 1 the file or the progress store could not be written, 2
 usage error (unknown drill, FILE exists).
@@ -42,13 +43,10 @@ def file_text(title: str, prompt: str, starter: str, reference: str | None) -> s
 
 def run(args: argparse.Namespace) -> int:
     """Write the file and start the drill's clock."""
-    from tokdrill import locations
-    from tokdrill.cli.check_cmd import find_drill
-    from tokdrill.clock import SystemClock
+    from tokdrill.cli.check_cmd import close_practice, find_drill, open_practice
+    from tokdrill.clock import clock_text
     from tokdrill.grading.report import printable
     from tokdrill.progress.errors import StoreError
-    from tokdrill.progress.store import Store
-    from tokdrill.scheduling.own_editor import start_drill
 
     drill = find_drill(args, "start")
     if drill is None:
@@ -67,13 +65,20 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"tokdrill start: cannot write {printable(str(path))}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAIL
-    clock = SystemClock()
+    practice = open_practice(args, "start")
     try:
-        with Store.open(locations.database_path(getattr(args, "data_dir", None)), clock=clock) as store:
-            start_drill(store, clock, drill.id, "retype" if args.retype else "recall", str(path.resolve()))
+        _, abandoned = practice.start(drill, "retype" if args.retype else "recall", str(path.resolve()))
     except StoreError as exc:
         print(f"tokdrill start: wrote {printable(str(path))} but the clock did not start: {exc}", file=sys.stderr)
         return EXIT_FAIL
+    finally:
+        close_practice(practice, "start")
+    if abandoned is not None:
+        a = abandoned.attempt
+        print(
+            f"your previous start of {drill.id} ({a.submissions} check(s), {clock_text(a.active_seconds)}) "
+            "never passed: recorded as not passed."
+        )
     minutes = drill.target_seconds // 60
     print(f"wrote {printable(str(path))}; the clock for {drill.id} started now (target {minutes} min).")
     print(f"grade it with: tokdrill check {drill.id} {printable(str(path))}   (--watch re-grades on every save)")

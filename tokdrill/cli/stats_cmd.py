@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tokdrill.practice.series import ChartSeries
+    from tokdrill.practice.stats import Stats
     from tokdrill.scheduling.catalog import Catalog
-    from tokdrill.scheduling.series import ChartSeries
-    from tokdrill.scheduling.stats import Stats
 
 PLOT_HEIGHT = 20
 """Rows of each chart `tokdrill stats --plot` prints (fewer on a shorter terminal)."""
@@ -65,7 +65,7 @@ def render_text(stats: Stats, database: Path | None = None) -> str:
 
     lines = [
         f"Streak: {stats.streak_days} day(s)    Attempts: {stats.total_attempts}    Reviews: {stats.total_reviews}",
-        f"Due now: {stats.due_now_cards} card(s), {stats.due_now_drills} drill(s)",
+        f"Due now: {stats.due.describe()}",
         "Next 14 days: " + " ".join(str(n) for n in stats.forecast),
         f"Last {len(stats.activity)} days: " + " ".join(str(n) for _day, n in stats.activity),
         "",
@@ -132,9 +132,9 @@ def render_plots(series: ChartSeries, width: int, height: int = PLOT_HEIGHT, col
 def _plot(args: argparse.Namespace, path: Path, catalog: Catalog) -> int:
     import shutil
 
+    from tokdrill.practice.series import chart_series
     from tokdrill.progress.store import Store
     from tokdrill.scheduling.planner import Planner
-    from tokdrill.scheduling.series import chart_series
 
     for kind, wanted, known in (("drill", args.drill, catalog.drill_targets), ("deck", args.deck, catalog.decks)):
         if wanted is not None and wanted not in known:
@@ -155,11 +155,11 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from tokdrill import locations
+    from tokdrill.practice.mock import MOCK_ROUNDS_SHOWN, round_line
+    from tokdrill.practice.stats import compute_stats
     from tokdrill.progress.errors import StoreError
     from tokdrill.progress.store import Store
-    from tokdrill.scheduling.mock import MOCK_ROUNDS_SHOWN, round_line
     from tokdrill.scheduling.planner import Planner
-    from tokdrill.scheduling.stats import compute_stats
 
     path = locations.database_path(getattr(args, "data_dir", None))
     try:

@@ -308,12 +308,24 @@ class DraftRecord(Struct, forbid_unknown_fields=True):
     text: Text
     elapsed_seconds: Seconds
     saved_at: TimeText
+    keystrokes: Count | None = None
+    typing_errors: Count | None = None
+    costly_keys: Annotated[list[CostlyKey], Meta(max_length=COSTLY_KEYS_MAX)] | None = None
 
     def __post_init__(self) -> None:
         check_time(self.saved_at, "saved_at")
 
     def to_record(self) -> Draft:
-        return Draft(self.drill_id, self.mode, self.text, self.elapsed_seconds, check_time(self.saved_at, "saved_at"))
+        return Draft(
+            self.drill_id,
+            self.mode,
+            self.text,
+            self.elapsed_seconds,
+            check_time(self.saved_at, "saved_at"),
+            self.keystrokes,
+            self.typing_errors,
+            None if self.costly_keys is None else tuple((t, n) for t, n in self.costly_keys),
+        )
 
     @classmethod
     def of(cls, d: Draft) -> DraftRecord:
@@ -324,6 +336,9 @@ class DraftRecord(Struct, forbid_unknown_fields=True):
             "text": d.text,
             "elapsed_seconds": d.elapsed_seconds,
             "saved_at": to_iso(d.saved_at),
+            "keystrokes": d.keystrokes,
+            "typing_errors": d.typing_errors,
+            "costly_keys": None if d.costly_keys is None else [list(pair) for pair in d.costly_keys],
         }
         return validated(cls, values, f"draft of {d.drill_id!r}")
 
@@ -441,12 +456,28 @@ class StartRecord(Struct, forbid_unknown_fields=True):
     path: Annotated[str, Meta(min_length=1, max_length=4096)]
     started_at: TimeText
     checks: Count
+    checked_at: TimeText | None = None
+    source_hash: Annotated[str, Meta(max_length=128)] | None = None
+    passed_at: TimeText | None = None
 
     def __post_init__(self) -> None:
         check_time(self.started_at, "started_at")
+        for name in ("checked_at", "passed_at"):
+            value = getattr(self, name)
+            if value is not None:
+                check_time(value, name)
 
     def to_record(self) -> Start:
-        return Start(self.drill_id, self.mode, self.path, check_time(self.started_at, "started_at"), self.checks)
+        return Start(
+            self.drill_id,
+            self.mode,
+            self.path,
+            check_time(self.started_at, "started_at"),
+            self.checks,
+            None if self.checked_at is None else check_time(self.checked_at, "checked_at"),
+            self.source_hash,
+            None if self.passed_at is None else check_time(self.passed_at, "passed_at"),
+        )
 
     @classmethod
     def of(cls, s: Start) -> StartRecord:
@@ -457,6 +488,9 @@ class StartRecord(Struct, forbid_unknown_fields=True):
             "path": s.path,
             "started_at": to_iso(s.started_at),
             "checks": s.checks,
+            "checked_at": None if s.checked_at is None else to_iso(s.checked_at),
+            "source_hash": s.source_hash,
+            "passed_at": None if s.passed_at is None else to_iso(s.passed_at),
         }
         return validated(cls, values, f"start of {s.drill_id!r}")
 

@@ -120,13 +120,19 @@ class Review:
 
 @dataclass(frozen=True)
 class Draft:
-    """The editor text of an unfinished drill, per drill and mode, with its active time so far."""
+    """The editor text of an unfinished drill, per drill and mode, with its active time so far
+    (at the moment the drill was left) and, in retype mode, the typing counted so far: every
+    keystroke, the wrong ones among them (fixed or not) and the reference tokens they hit, so a
+    restored draft goes on with the same accuracy and corrections."""
 
     drill_id: str
     mode: Mode
     text: str
     elapsed_seconds: float
     saved_at: datetime
+    keystrokes: int | None = None
+    typing_errors: int | None = None
+    costly_keys: tuple[tuple[str, int], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -227,10 +233,20 @@ class MockRound:
 @dataclass(frozen=True)
 class Start:
     """A drill started in the user's own editor (``tokdrill start``): the file written, when,
-    and how many times ``tokdrill check`` has graded it since."""
+    how many recorded checks have graded it since and when the last one was, the hash of the
+    source last graded (the same source is not logged twice), and when it first passed (its
+    attempt is then recorded; later checks are practice runs until the next start)."""
 
     drill_id: str
     mode: Mode
     path: str
     started_at: datetime
     checks: int = 0
+    checked_at: datetime | None = None
+    source_hash: str | None = None
+    passed_at: datetime | None = None
+
+    @property
+    def open(self) -> bool:
+        """True while the start's attempt is still running (no pass yet)."""
+        return self.passed_at is None

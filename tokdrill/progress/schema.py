@@ -16,6 +16,9 @@ Version history
   ``starts`` (drills started in the user's own editor, one per drill).
 * 4 -> 5: a partial index of retype attempts with typing figures, by time (the typing-speed
   chart reads the newest of them).
+* 5 -> 6: ``starts`` gain ``checked_at``, ``source_hash`` and ``passed_at`` (a start's attempt
+  ends at its first pass; the same source is logged once); ``drafts`` gain the typing counted
+  before leaving (``keystrokes``, ``typing_errors``, ``costly_keys``).
 
 Each step runs inside the caller's write transaction together with the version bump, so a
 crash mid-migration leaves the previous version intact. Never edit a released step: add one.
@@ -230,7 +233,21 @@ def _v5(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX attempts_typing ON attempts (ended_at) WHERE mode = 'retype' AND wpm IS NOT NULL")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
+def _v6(conn: sqlite3.Connection) -> None:
+    # A start remembers its last check, the source it graded and its first pass; a draft keeps
+    # the typing counted before it was left.
+    for statement in (
+        "ALTER TABLE starts ADD COLUMN checked_at TEXT",
+        "ALTER TABLE starts ADD COLUMN source_hash TEXT",
+        "ALTER TABLE starts ADD COLUMN passed_at TEXT",
+        "ALTER TABLE drafts ADD COLUMN keystrokes INTEGER CHECK (keystrokes >= 0)",
+        "ALTER TABLE drafts ADD COLUMN typing_errors INTEGER CHECK (typing_errors >= 0)",
+        "ALTER TABLE drafts ADD COLUMN costly_keys TEXT",
+    ):
+        conn.execute(statement)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
 """MIGRATIONS[i] moves a database from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

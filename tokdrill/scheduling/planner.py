@@ -2,10 +2,8 @@
 review), preview a card's intervals, build the due queue, forecast, streak and readiness.
 Every time comes from the injected clock.
 
-The due queue follows the mistake log (:mod:`tokdrill.scheduling.mistakes`): cards pulled by a
-failed test come first (newest failure first, new cards among them too, outside the new-card
-limit), then due cards that teach a weak concept; drills that check a weak concept come before
-the other due drills."""
+The queue here is the scheduler's alone (due reviews oldest first, then today's new items);
+:mod:`tokdrill.practice.due` puts the mistake log's pulls and weak spots in front of it."""
 
 from __future__ import annotations
 
@@ -30,7 +28,6 @@ from tokdrill.scheduling.fsrs_bridge import (
     retrievability,
     to_fsrs,
 )
-from tokdrill.scheduling.mistakes import pulled_cards, weak_concepts
 from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.readiness import Readiness, compute_readiness, effective_due, new_item_limit
 
@@ -88,8 +85,9 @@ class DueItem:
 
 @dataclass(frozen=True)
 class DueQueue:
-    """What to practise now: cards pulled by failed tests, then the weak items, then the other
-    due reviews (oldest due first), then today's new items."""
+    """What to practise now: due reviews (oldest due first), then today's new items; with the
+    mistake log applied (:mod:`tokdrill.practice.due`), cards pulled by failed tests and weak
+    items come first."""
 
     cards: tuple[DueItem, ...]
     drills: tuple[DueItem, ...]
@@ -281,8 +279,9 @@ class Planner:
         queue = tuple(due) + tuple(DueItem(kind, i, None, 0.0) for i in new[:left])
         return queue, limit, left
 
-    def due_queue(self, catalog: Catalog, extra_new: int = 0) -> DueQueue:
-        """Cards and drills to practise now (items of retired content are never queued).
+    def scheduled_queue(self, catalog: Catalog, extra_new: int = 0) -> DueQueue:
+        """Cards and drills the scheduler has due now, then today's new ones (items of retired
+        content are never queued); :func:`tokdrill.practice.due.due_queue` adds the mistakes.
 
         ``extra_new`` raises today's new-card limit by that many ("study more" once the day's
         new cards are done); the caller keeps the running total for the day."""
@@ -307,36 +306,7 @@ class Planner:
             cal,
             now,
         )
-        failures = self.store.last_failures()
-        if failures:
-            weak = weak_concepts(failures, self.store.last_passes(), now)
-            pulls = pulled_cards(catalog.card_concepts, card_states, failures)
-            cards = self._follow_mistakes(cards, pulls, weak, catalog.card_concepts, card_states, now)
-            drills = self._follow_mistakes(drills, {}, weak, catalog.drill_concepts, {}, now)
         return DueQueue(cards, drills, card_limit, card_left, drill_limit, drill_left)
-
-    def _follow_mistakes(
-        self,
-        queue: tuple[DueItem, ...],
-        pulls: Mapping[str, ConceptResult],
-        weak: Mapping[str, datetime],
-        concepts: Mapping[str, tuple[str, ...]],
-        states: Mapping[str, ItemState],
-        now: datetime,
-    ) -> tuple[DueItem, ...]:
-        """``queue`` with the pulled cards added in front and weak items before the others."""
-        pulled = []
-        for item_id, failure in sorted(pulls.items(), key=lambda p: p[1].at, reverse=True):
-            state = states.get(item_id)
-            recall = 0.0 if state is None else retrievability(self.cards, state.state, now)
-            pulled.append(DueItem("card", item_id, None if state is None else failure.at, recall, failure, True))
-        rest = [
-            DueItem(i.kind, i.item_id, i.due, i.recall_now, None, any(c in weak for c in concepts.get(i.item_id, ())))
-            for i in queue
-            if i.item_id not in pulls
-        ]
-        rest.sort(key=lambda i: not i.weak)  # stable: the order within each group is kept
-        return (*pulled, *rest)
 
     # -- forecast, streak, readiness -----------------------------------------------------
 

@@ -65,6 +65,11 @@ class TypingMeter:
         self.errors = 0
         self.costs: Counter[str] = Counter()
 
+    def resume(self, keystrokes: int, errors: int, costs: tuple[tuple[str, int], ...]) -> None:
+        """Go on from counts kept with a draft (a restored draft keeps its accuracy)."""
+        self.keystrokes, self.errors = keystrokes, min(errors, keystrokes)
+        self.costs = Counter(dict(costs))
+
     def expected(self, line: int, column: int, length: int = 1) -> str:
         """The ``length`` reference characters from (line, column), ``\\n`` for each line end
         ('' past the end of the text)."""

@@ -29,7 +29,7 @@ from tokdrill.ui.formatting import references_text
 from tokdrill.ui.messages import GradeFailed, GradeFinished
 from tokdrill.ui.retype import RetypeProgress, RetypeTracker, code_diff
 from tokdrill.ui.screens.dialogs import GiveUp, RestoreDraft
-from tokdrill.ui.typing_meter import TypingFigures, TypingMeter
+from tokdrill.ui.typing_meter import COSTLY_KEYS_KEPT, TypingFigures, TypingMeter
 from tokdrill.ui.widgets.code_editor import CodeEditor
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.reference_view import ReferenceView
@@ -155,6 +155,10 @@ class DrillScreen(Screen[None]):
             self.editor.load_text(draft.text)
             self.editor.move_cursor(self.editor.document.end)
             self.timer.bank(draft.elapsed_seconds)
+            if draft.keystrokes is not None:
+                self.keystrokes = draft.keystrokes
+            if self.meter is not None and draft.keystrokes is not None:
+                self.meter.resume(draft.keystrokes, draft.typing_errors or 0, draft.costly_keys or ())
         else:
             self.backend.discard_draft(self.drill.id, self.mode)
         self.dirty = False
@@ -304,7 +308,7 @@ class DrillScreen(Screen[None]):
         self.submissions += 1
         verdict = message.verdict
         self.last_verdict = verdict
-        self.backend.record_grade(self.drill, verdict, self.origin)
+        self.backend.record_grade(self.drill, verdict, message.source, self.origin)
         if not verdict.passed:  # the failures, first in the results (no toast over them)
             self.results.show_verdict(verdict)
             return
@@ -398,8 +402,9 @@ class DrillScreen(Screen[None]):
         prompt.set_class(not showing_reference, "hidden")
 
     def action_leave(self) -> None:
-        """Back to where the drill was opened from; unfinished typing stays as the draft."""
-        self.save_draft()
+        """Back to where the drill was opened from; unfinished typing stays as the draft, with
+        the clock as it stands now."""
+        self.save_draft(force=not self.timer.waiting)
         self.dismiss()
 
     def action_give_up(self) -> None:
@@ -418,8 +423,19 @@ class DrillScreen(Screen[None]):
         """Record a failed attempt now and leave; ``keep_draft`` keeps the code for next time
         (with a fresh clock: this session's time went into the recorded attempt)."""
         text = self.editor.text
-        verdict = self.last_verdict or Verdict(self.drill.id, False, (), 0.0, problem="given up before a submission")
-        self.record(verdict)
+        seconds = self.timer.stop()
+        self.finished = True
+        self.dirty = False
+        self.recorded = self.backend.give_up(
+            self.drill,
+            self.mode,
+            started_at=self.started_at,
+            active_seconds=seconds,
+            verdict=self.last_verdict,
+            submissions=self.submissions,
+            keystrokes=self.keystrokes,
+            origin=self.origin,
+        )
         starter = "" if self.mode == "retype" else self.drill.starter
         if self.origin == "mock":  # the drill's own draft, if any, is not the mock's to change
             keep_draft = False
@@ -453,7 +469,16 @@ class DrillScreen(Screen[None]):
         round's drill keeps none."""
         if self.finished or self.origin == "mock" or not (self.dirty or force):
             return
-        self.backend.save_draft(self.drill.id, self.mode, self.editor.text, self.timer.active_seconds())
+        meter = self.meter
+        self.backend.save_draft(
+            self.drill.id,
+            self.mode,
+            self.editor.text,
+            self.timer.active_seconds(),
+            keystrokes=self.keystrokes,
+            typing_errors=None if meter is None else meter.errors,
+            costly_keys=None if meter is None else tuple(meter.costs.most_common(COSTLY_KEYS_KEPT)),
+        )
         self.dirty = False
 
     def on_unmount(self) -> None:

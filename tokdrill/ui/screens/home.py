@@ -102,9 +102,9 @@ class HomeScreen(Screen[None]):
         else:
             welcome.display = False
         due = Text()
-        due.append(f"{plural(len(today.due_cards), 'card')}", style="cyan")
-        due.append(f" ({today.new_cards} new)\n" if today.new_cards else "\n")
-        due.append(f"{plural(len(today.due_drills), 'drill')}", style="cyan")
+        due.append(f"{plural(today.due.cards, 'card')}", style="cyan")
+        due.append(f" ({today.due.new_cards} new)\n" if today.due.new_cards else "\n")
+        due.append(f"{plural(today.due.drills, 'drill')}", style="cyan")
         self.query_one("#due", Static).update(due)
         interview = Text()
         readiness = self.query_one("#readiness", Static)

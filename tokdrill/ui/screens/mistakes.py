@@ -1,6 +1,6 @@
 """Mistakes: every concept a hidden test caught, how often and when, on which drills, whether it
 is fixed, and its one-line lesson; Enter opens the card that teaches it. The same log as
-``tokdrill mistakes`` (computed in ``tokdrill.scheduling.mistakes``)."""
+``tokdrill mistakes`` (computed in ``tokdrill.practice.mistakes``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tokdrill.backend import Backend
-from tokdrill.scheduling.mistakes import Mistake
+from tokdrill.practice.mistakes import Mistake
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import plural
 from tokdrill.ui.messages import OpenCard

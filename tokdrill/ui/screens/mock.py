@@ -1,7 +1,7 @@
 """A mock interview round: one drill from memory, then questions answered by typing, each
 followed by one of its follow-ups, under one clock; then the scorecard.
 
-The round is planned by ``tokdrill.scheduling.mock`` (through the backend); the drill runs on
+The round is planned by ``tokdrill.practice.mock`` (through the backend); the drill runs on
 the ordinary drill screen (its attempt recorded as made in a mock round, no draft kept); every
 answer is scored and recorded when the round ends (F9, the last answer, or the clock).
 """
@@ -23,8 +23,8 @@ from tokdrill.backend import Backend, MockScorecard
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Card
 from tokdrill.grading.verdict import Verdict
+from tokdrill.practice.mock import MockPlan, follow_up_answer, score_answer
 from tokdrill.progress.records import MockAnswer
-from tokdrill.scheduling.mock import MockPlan, follow_up_answer, score_answer
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import plural
 from tokdrill.ui.screens.drill import DrillScreen

@@ -1,7 +1,7 @@
 """Stats: per drill times against target with a trend, per deck retention and forecast, activity;
 ``c`` switches to charts of the same history.
 
-The numbers come from ``tokdrill.scheduling.stats.compute_stats``, the same as ``tokdrill stats``;
+The numbers come from ``tokdrill.practice.stats.compute_stats``, the same as ``tokdrill stats``;
 the charts are the ones ``tokdrill stats --plot`` prints.
 """
 
@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Sparkline, Static
 from tokdrill.backend import Backend, TypingPoint
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
-from tokdrill.scheduling.stats import Stats
+from tokdrill.practice.stats import Stats
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural, shorten, sparkline
 from tokdrill.ui.widgets.charts import ChartsView
@@ -72,7 +72,7 @@ def typing_text(points: list[TypingPoint], drills: Mapping[str, Drill]) -> Text:
 
 def mock_rounds_text(backend: Backend) -> Text:
     """The recent mock rounds, newest first, one line each."""
-    from tokdrill.scheduling.mock import MOCK_ROUNDS_SHOWN, round_line
+    from tokdrill.practice.mock import MOCK_ROUNDS_SHOWN, round_line
 
     rounds = backend.mock_rounds(MOCK_ROUNDS_SHOWN)
     if not rounds:
@@ -149,7 +149,7 @@ class StatsScreen(Screen[None]):
             f"{plural(stats.total_attempts, 'attempt')} · {plural(stats.total_reviews, 'review')} · ", style="bold"
         )
         totals.append(f"streak {plural(stats.streak_days, 'day')} · ")
-        totals.append(f"due now: {stats.due_now_cards} cards, {stats.due_now_drills} drills")
+        totals.append(f"due now: {stats.due.describe()}")
         if stats.readiness is not None:
             r = stats.readiness
             totals.append(

@@ -10,7 +10,7 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from tokdrill.backend import Backend
-from tokdrill.scheduling.series import ChartSeries
+from tokdrill.practice.series import ChartSeries
 from tokdrill.ui import keymap
 from tokdrill.ui.widgets.charts_figures import Chart, draw
 

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from tokdrill.clock import clock_text
-from tokdrill.scheduling.series import ChartSeries, DeckDays, DrillTimes, DueForecast, WpmPoint
+from tokdrill.practice.series import ChartSeries, DeckDays, DrillTimes, DueForecast, WpmPoint
 from tokdrill.ui.formatting import shorten
 
 if TYPE_CHECKING:

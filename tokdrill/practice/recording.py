@@ -20,11 +20,12 @@ from tokdrill.progress.document import (
     ConceptResultRecord,
     DraftRecord,
     MockRoundRecord,
+    StartRecord,
     check_time,
     record_json,
     validated,
 )
-from tokdrill.progress.records import MODES, Attempt, ConceptResult, Draft, MockRound, Mode, to_iso
+from tokdrill.progress.records import MODES, Attempt, ConceptResult, Draft, MockRound, Mode, Start, to_iso
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import Job, JournalEntry
 from tokdrill.scheduling.planner import Planner
@@ -134,6 +135,24 @@ def clear_draft_job(drill_id: str, mode: Mode, at: datetime) -> Job:
     return Job(f"discarding your draft of {drill_id}", entry, run, replaces=("draft", drill_id, mode))
 
 
+def start_job(start: Start) -> Job:
+    """Store a drill's start in the user's own editor (replacing its previous one)."""
+    record = StartRecord.of(start)  # validated now
+
+    def run(store: Store) -> None:
+        with store.write() as w:
+            stored = w.start(start.drill_id)
+            if stored is None or stored.started_at <= start.started_at:
+                w.put_start(start)
+
+    return Job(
+        f"your start of {start.drill_id}",
+        {"op": "start", "start": record_json(record)},
+        run,
+        replaces=("start", start.drill_id),
+    )
+
+
 def setting_job(key: str, value: object) -> Job:
     """Store a setting (validated now); replaces a pending change of the same setting."""
     checked = keys.validate_setting(key, value)
@@ -187,6 +206,9 @@ def job_from_entry(entry: JournalEntry, clock: Clock) -> Job:
             if mode not in MODES or not isinstance(entry["drill_id"], str):
                 raise ValueError("clear_draft: bad drill or mode")
             return clear_draft_job(entry["drill_id"], mode, check_time(entry["at"], "at"))
+        if op == "start":
+            start: StartRecord = validated(StartRecord, entry["start"], "start")
+            return start_job(start.to_record())
         if op == "setting":
             return setting_job(str(entry["key"]), entry["value"])
     except (KeyError, TypeError, msgspec.ValidationError) as exc:

@@ -3,8 +3,9 @@
 Per drill: attempts, passes, best / median / latest seconds against the target and a trend of
 recent passing times. Best and median are over passing attempts only (a failed attempt's time
 is not a solve time); latest is the newest attempt whatever its verdict. Per deck: cards seen,
-retention (share of reviews rated Good or Easy), due now and a 14-day forecast. Plus the streak
-and, with an interview date set, readiness. Heavy lifting is done by SQL aggregates over
+retention (share of reviews rated Good or Easy), due now and a 14-day forecast. Plus the streak,
+what is due now (:func:`tokdrill.practice.due.due_counts`, the count Today shows too) and, with
+an interview date set, readiness. Heavy lifting is done by SQL aggregates over
 indexes, so this stays fast on large histories.
 """
 
@@ -16,6 +17,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from tokdrill.clock import Clock
+from tokdrill.practice.due import DueCounts, due_counts, due_queue
 from tokdrill.progress.records import RetiredItems, to_iso
 from tokdrill.progress.store import Store, checked_id, checked_number
 from tokdrill.scheduling.catalog import Catalog
@@ -69,8 +71,7 @@ class Stats:
     total_attempts: int
     total_reviews: int
     streak_days: int
-    due_now_cards: int
-    due_now_drills: int
+    due: DueCounts
     forecast: tuple[int, ...]
     readiness: Readiness | None
     retired: RetiredItems
@@ -111,7 +112,7 @@ class Stats:
             "generated_at": to_iso(self.generated_at),
             "totals": {"attempts": self.total_attempts, "reviews": self.total_reviews},
             "streak_days": self.streak_days,
-            "due_now": {"cards": self.due_now_cards, "drills": self.due_now_drills},
+            "due_now": self.due.to_json(),
             "forecast": list(self.forecast),
             "drills": [drill(d) for d in self.drills],
             "decks": [deck(d) for d in self.decks],
@@ -221,14 +222,14 @@ def compute_stats(store: Store, catalog: Catalog, clock: Clock | None = None, pl
                 )
             )
 
+        queue = due_queue(planner, catalog)
+        queued_cards = {i.item_id for i in queue.cards}
         decks = []
-        due_cards = 0
         for deck_id, card_ids in catalog.decks.items():
             seen = [c for c in card_ids if c in card_states]
             reviews = sum(card_agg[c][0] for c in card_ids if c in card_agg)
             good = sum(card_agg[c][1] for c in card_ids if c in card_agg)
-            due_now = sum(1 for c in seen if effective_due(card_states[c], interview, cal) <= now)
-            due_cards += due_now
+            due_now = sum(1 for c in card_ids if c in queued_cards)
             decks.append(
                 DeckStats(
                     deck_id=deck_id,
@@ -243,7 +244,6 @@ def compute_stats(store: Store, catalog: Catalog, clock: Clock | None = None, pl
             )
         known_cards = set(catalog.card_ids)
         retired_cards = sorted((set(card_agg) | set(card_states)) - known_cards)
-        due_drills = sum(1 for d in drills if not d.retired and d.due is not None and d.due <= now)
         drill_forecast = planner.due_days(drill_states, catalog.drill_ids)
         card_forecast = [sum(col) for col in zip(*(d.forecast for d in decks))] or [0] * len(drill_forecast)
         return Stats(
@@ -253,8 +253,7 @@ def compute_stats(store: Store, catalog: Catalog, clock: Clock | None = None, pl
             total_attempts=sum(v[0] for v in drill_agg.values()),
             total_reviews=sum(v[0] for v in card_agg.values()),
             streak_days=planner.streak(),
-            due_now_cards=due_cards,
-            due_now_drills=due_drills,
+            due=due_counts(queue),
             forecast=tuple(a + b for a, b in zip(card_forecast, drill_forecast)),
             readiness=planner.readiness(catalog, latest_map, card_states, drill_states),
             retired=RetiredItems(tuple(retired_drills), tuple(retired_cards)),

@@ -9,12 +9,7 @@ from factories import make_attempt
 from fsrs import Rating
 
 from tokdrill.clock import FixedClock
-from tokdrill.progress.records import Review
-from tokdrill.progress.store import Store
-from tokdrill.scheduling.catalog import Catalog
-from tokdrill.scheduling.days import calendar_for
-from tokdrill.scheduling.planner import Planner
-from tokdrill.scheduling.series import (
+from tokdrill.practice.series import (
     chart_choices,
     chart_series,
     deck_days,
@@ -24,6 +19,11 @@ from tokdrill.scheduling.series import (
     latest_drill,
     typing_speed,
 )
+from tokdrill.progress.records import Review
+from tokdrill.progress.store import Store
+from tokdrill.scheduling.catalog import Catalog
+from tokdrill.scheduling.days import calendar_for
+from tokdrill.scheduling.planner import Planner
 
 CATALOG = Catalog(
     drill_targets={"bpe-train": 600, "wordpiece": 900},

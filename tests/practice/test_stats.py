@@ -8,10 +8,11 @@ from factories import make_attempt
 from fsrs import Rating
 
 from tokdrill.clock import FixedClock
+from tokdrill.practice.due import due_counts, due_queue
+from tokdrill.practice.stats import compute_stats
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.planner import Planner
-from tokdrill.scheduling.stats import compute_stats
 
 CATALOG = Catalog(
     drill_targets={"bpe-train": 600, "wordpiece": 900, "unigram": 1200},
@@ -51,7 +52,9 @@ def test_stats_of_a_known_dataset(store: Store, clock: FixedClock) -> None:
     deck_bpe, deck_wp = stats.decks
     assert (deck_bpe.title, deck_bpe.cards_total, deck_bpe.cards_seen, deck_bpe.reviews) == ("BPE deck", 3, 2, 4)
     assert deck_bpe.retention == 0.5
-    assert (deck_wp.cards_seen, deck_wp.retention, deck_wp.due_now) == (0, None, 0)
+    assert (deck_wp.cards_seen, deck_wp.retention) == (0, None)
+    assert deck_wp.due_now == 1  # its one card is new and within today's new-card limit
+    assert sum(k.due_now for k in stats.decks) == stats.due.cards  # the decks split Today's count
     assert (stats.total_attempts, stats.total_reviews) == (10, 4)
     assert stats.streak_days == 5  # Jan 6..10, today included
     assert len(stats.forecast) == 14 and len(deck_bpe.forecast) == 14
@@ -63,12 +66,14 @@ def test_due_now_and_readiness_appear_when_relevant(store: Store, clock: FixedCl
     clock.advance(days=60)
     store.set_interview_date(date(2026, 3, 30))
     stats = compute_stats(store, CATALOG, clock)
-    assert stats.due_now_cards == 2 and stats.decks[0].due_now == 2
-    assert stats.due_now_drills == 2  # both tried drills are due by now; unigram was never tried
+    assert stats.due == due_counts(due_queue(Planner(store, clock), CATALOG))  # Today's count
+    assert stats.due.cards - stats.due.new_cards == 2  # b1 and b2, reviewed before, are due again
+    assert stats.due.drills - stats.due.new_drills == 2  # both tried drills are due by now
+    assert stats.due.new_drills == 1  # unigram was never tried
     assert stats.forecast[0] == 4
     assert stats.readiness is not None and stats.readiness.interview_date == date(2026, 3, 30)
     doc = stats.to_json()
-    assert doc["due_now"] == {"cards": 2, "drills": 2}
+    assert doc["due_now"] == stats.due.to_json()
     assert doc["readiness"]["decks"]["wp"] == 0.0
     assert doc["retired"] == {"drills": ["old-drill"], "cards": []}
 
@@ -85,9 +90,9 @@ def test_activity_counts_attempts_and_reviews_per_local_day_oldest_first(tmp_pat
     from datetime import timedelta
 
     from tokdrill.clock import FixedClock
+    from tokdrill.practice.stats import daily_activity
     from tokdrill.progress.store import Store
     from tokdrill.scheduling.planner import Planner
-    from tokdrill.scheduling.stats import daily_activity
 
     clock = FixedClock()
     with Store.open(tmp_path / "p.sqlite3", clock=clock) as store:

@@ -9,14 +9,14 @@ import pytest
 
 from tokdrill.content import load_library
 from tokdrill.content.model import Library
-from tokdrill.progress.records import ConceptResult, MockAnswer, TestOutcome
-from tokdrill.scheduling.mock import (
+from tokdrill.practice.mock import (
     answer_rating,
     concepts_missed,
     plan_round,
     question_count,
     score_answer,
 )
+from tokdrill.progress.records import ConceptResult, MockAnswer, TestOutcome
 from tokdrill.scheduling.planner import DueItem, DueQueue
 
 AT = datetime(2026, 1, 5, 9, tzinfo=UTC)

@@ -25,13 +25,14 @@ from pathlib import Path
 from typing import TypeVar
 
 from tokdrill.clock import Clock
+from tokdrill.practice import recording
 from tokdrill.progress import settings as keys
+from tokdrill.progress.document import DraftRecord, StartRecord, validated
 from tokdrill.progress.errors import StoreError
-from tokdrill.progress.records import Attempt, ConceptResult, Draft, MockRound, Mode, Review, from_iso, to_iso
+from tokdrill.progress.records import Attempt, ConceptResult, Draft, MockRound, Mode, Review, Start, from_iso, to_iso
 from tokdrill.progress.salvage import Salvage, repair, salvage
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import Job, StoreStatus, WriteQueue, read_journals
-from tokdrill.scheduling import recording
 from tokdrill.scheduling.planner import AttemptPreview, Planner
 
 READ_BUSY_TIMEOUT = 1.0
@@ -225,16 +226,20 @@ class ProgressKeeper:
             if entry["op"] == "draft":
                 draft = entry["draft"]
                 if isinstance(draft, dict) and draft.get("drill_id") == drill_id and draft.get("mode") == mode:
-                    return Draft(
-                        drill_id,
-                        mode,
-                        str(draft["text"]),
-                        float(draft["elapsed_seconds"]),
-                        from_iso(str(draft["saved_at"])),
-                    )
+                    record: DraftRecord = validated(DraftRecord, draft, "draft")
+                    return record.to_record()
             if entry["op"] == "clear_draft" and entry.get("drill_id") == drill_id and entry.get("mode") == mode:
                 return None
         return self.guarded(lambda: self.reader.draft(drill_id, mode), None)
+
+    def start(self, drill_id: str) -> Start | None:
+        """The drill's start in the user's own editor, a pending one included."""
+        for entry in reversed(self._pending_entries()):
+            start = entry.get("start")
+            if entry["op"] == "start" and isinstance(start, dict) and start.get("drill_id") == drill_id:
+                record: StartRecord = validated(StartRecord, start, "start")
+                return record.to_record()
+        return self.reader.start(drill_id)
 
     def setting(self, key: str) -> keys.SettingValue:
         """A setting's value, a pending change included."""
@@ -314,6 +319,10 @@ class ProgressKeeper:
     def discard_draft(self, drill_id: str, mode: Mode, at: datetime | None = None) -> None:
         """Queue the removal of the draft of (drill, mode)."""
         self.submit(recording.clear_draft_job(drill_id, mode, at or self.clock.now()))
+
+    def put_start(self, start: Start) -> None:
+        """Queue a drill's start (or its new state after a check)."""
+        self.submit(recording.start_job(start))
 
     def set_setting(self, key: str, value: object) -> None:
         """Validate now (ValueError) and queue a setting change."""

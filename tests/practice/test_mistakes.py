@@ -12,10 +12,11 @@ from factories import make_attempt
 from tokdrill.clock import FixedClock
 from tokdrill.content import load_library
 from tokdrill.content.model import Library
+from tokdrill.practice.due import due_queue
+from tokdrill.practice.mistakes import WEAK_DAYS, build_mistakes, mistakes
 from tokdrill.progress.records import ConceptResult, TestOutcome, concept_results
 from tokdrill.progress.store import Store
 from tokdrill.scheduling.catalog import Catalog, catalog_from_library
-from tokdrill.scheduling.mistakes import WEAK_DAYS, build_mistakes, mistakes
 from tokdrill.scheduling.planner import Planner
 
 
@@ -58,9 +59,9 @@ def test_a_failed_concept_makes_its_card_due_today_even_a_new_one(
 ) -> None:
     catalog = taught(catalog)
     store.set_new_cards_per_day(0)  # no new card would come otherwise
-    assert planner.due_queue(catalog).cards == ()
+    assert due_queue(planner, catalog).cards == ()
     fail(store, clock, "merge-order")
-    queue = planner.due_queue(catalog).cards
+    queue = due_queue(planner, catalog).cards
     assert [i.item_id for i in queue] == ["b2"]
     assert queue[0].pulled_by is not None and queue[0].pulled_by.concept == "merge-order"
 
@@ -71,16 +72,16 @@ def test_a_reviewed_card_is_pulled_forward_and_stays_due_after_a_pass(
     catalog = taught(catalog)
     planner.review_card("b2", 4, 5.0)  # Easy: due days from now
     clock.advance(hours=1)
-    assert "b2" not in [i.item_id for i in planner.due_queue(catalog).cards if not i.is_new]
+    assert "b2" not in [i.item_id for i in due_queue(planner, catalog).cards if not i.is_new]
     fail(store, clock, "merge-order")
     clock.advance(minutes=5)
     fail(store, clock, "merge-order", passed=True)  # the drill passes later: the card stays due
-    assert planner.due_queue(catalog).cards[0].item_id == "b2"
+    assert due_queue(planner, catalog).cards[0].item_id == "b2"
     state = store.item_state("card", "b2")
     assert state is not None and state.due > clock.now()  # the pull changed no scheduler state
     clock.advance(minutes=1)
     planner.review_card("b2", 3, 5.0)  # reviewing the card is what settles it
-    assert "b2" not in [i.item_id for i in planner.due_queue(catalog).cards]
+    assert "b2" not in [i.item_id for i in due_queue(planner, catalog).cards]
 
 
 def test_a_failure_older_than_the_last_review_pulls_nothing(
@@ -90,7 +91,7 @@ def test_a_failure_older_than_the_last_review_pulls_nothing(
     fail(store, clock, "merge-order")
     clock.advance(minutes=1)
     planner.review_card("b2", 4, 5.0)
-    assert "b2" not in [i.item_id for i in planner.due_queue(catalog).cards]
+    assert "b2" not in [i.item_id for i in due_queue(planner, catalog).cards]
 
 
 def test_drills_checking_a_weak_concept_come_first_until_fixed_or_old(
@@ -98,16 +99,16 @@ def test_drills_checking_a_weak_concept_come_first_until_fixed_or_old(
 ) -> None:
     catalog = taught(catalog)
     store.set_new_drills_per_day(5)
-    assert [i.item_id for i in planner.due_queue(catalog).drills] == ["bpe-train", "wordpiece"]
+    assert [i.item_id for i in due_queue(planner, catalog).drills] == ["bpe-train", "wordpiece"]
     fail(store, clock, "tie-break", drill="wordpiece")
-    drills = planner.due_queue(catalog).drills
+    drills = due_queue(planner, catalog).drills
     assert [(i.item_id, i.weak) for i in drills] == [("wordpiece", True), ("bpe-train", False)]
     clock.advance(days=WEAK_DAYS, minutes=1)
-    assert next(i.item_id for i in planner.due_queue(catalog).drills) == "bpe-train"  # too old to be weak
+    assert next(i.item_id for i in due_queue(planner, catalog).drills) == "bpe-train"  # too old to be weak
     fail(store, clock, "tie-break", drill="wordpiece")
     clock.advance(minutes=1)
     fail(store, clock, "tie-break", drill="wordpiece", passed=True)  # fixed
-    assert next(i.item_id for i in planner.due_queue(catalog).drills) == "bpe-train"
+    assert next(i.item_id for i in due_queue(planner, catalog).drills) == "bpe-train"
 
 
 def test_the_log_counts_dates_and_fixes_per_concept(library: Library, clock: FixedClock) -> None:

@@ -1,0 +1,97 @@
+"""What is due now and in what order, and the one count of it that every screen shows.
+
+:func:`due_queue` takes the scheduler's queue (:meth:`Planner.scheduled_queue`: due reviews
+oldest first, then today's new items) and applies the mistake log
+(:mod:`tokdrill.practice.mistakes`): cards pulled by a failed check come first (newest failure
+first, new cards among them too, outside the new-card limit), then items of a weak concept,
+then the rest in the scheduler's order. :func:`due_counts` is the count Today, the Stats
+screen and ``tokdrill stats`` (text and ``--json``) all print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from tokdrill.practice.mistakes import pulled_cards, weak_concepts
+from tokdrill.progress.records import ConceptResult, ItemState
+from tokdrill.scheduling.catalog import Catalog
+from tokdrill.scheduling.fsrs_bridge import retrievability
+from tokdrill.scheduling.planner import DueItem, DueQueue, Planner
+
+
+@dataclass(frozen=True)
+class DueCounts:
+    """How many cards and drills are due now, and how many of each are new (never practised)."""
+
+    cards: int
+    new_cards: int
+    drills: int
+    new_drills: int
+
+    def describe(self) -> str:
+        """``10 cards (10 new), 2 drills (1 new)``: how the CLI and the Stats screen say it."""
+
+        def part(count: int, new: int, noun: str) -> str:
+            text = f"{count} {noun}{'' if count == 1 else 's'}"
+            return f"{text} ({new} new)" if new else text
+
+        return f"{part(self.cards, self.new_cards, 'card')}, {part(self.drills, self.new_drills, 'drill')}"
+
+    def to_json(self) -> dict[str, int]:
+        """The ``due_now`` object of ``tokdrill stats --json``."""
+        return {"cards": self.cards, "new_cards": self.new_cards, "drills": self.drills, "new_drills": self.new_drills}
+
+
+def due_queue(planner: Planner, catalog: Catalog, extra_new: int = 0) -> DueQueue:
+    """Cards and drills to practise now, in order (see the module's rule). ``extra_new`` raises
+    today's new-card limit ("study more")."""
+    queue = planner.scheduled_queue(catalog, extra_new)
+    store = planner.store
+    failures = store.last_failures()
+    if not failures:
+        return queue
+    now = planner.clock.now()
+    card_states = store.item_states("card")
+    weak = weak_concepts(failures, store.last_passes(), now)
+    pulls = pulled_cards(catalog.card_concepts, card_states, failures)
+    cards = _follow_mistakes(planner, queue.cards, pulls, weak, catalog.card_concepts, card_states, now)
+    drills = _follow_mistakes(planner, queue.drills, {}, weak, catalog.drill_concepts, {}, now)
+    return DueQueue(
+        cards, drills, queue.new_cards_limit, queue.new_cards_left, queue.new_drills_limit, queue.new_drills_left
+    )
+
+
+def due_counts(queue: DueQueue) -> DueCounts:
+    """The counts of ``queue``: the one definition of "due now"."""
+    return DueCounts(
+        cards=len(queue.cards),
+        new_cards=sum(1 for i in queue.cards if i.is_new),
+        drills=len(queue.drills),
+        new_drills=sum(1 for i in queue.drills if i.is_new),
+    )
+
+
+def _follow_mistakes(
+    planner: Planner,
+    queue: tuple[DueItem, ...],
+    pulls: Mapping[str, ConceptResult],
+    weak: Mapping[str, datetime],
+    concepts: Mapping[str, tuple[str, ...]],
+    states: Mapping[str, ItemState],
+    now: datetime,
+) -> tuple[DueItem, ...]:
+    """``queue`` with the pulled cards added in front and weak items before the others."""
+    pulled = []
+    for item_id, failure in sorted(pulls.items(), key=lambda p: p[1].at, reverse=True):
+        state = states.get(item_id)
+        recall = 0.0 if state is None else retrievability(planner.cards, state.state, now)
+        pulled.append(DueItem("card", item_id, None if state is None else failure.at, recall, failure, True))
+    rest = [
+        DueItem(i.kind, i.item_id, i.due, i.recall_now, None, any(c in weak for c in concepts.get(i.item_id, ())))
+        for i in queue
+        if i.item_id not in pulls
+    ]
+    rest.sort(key=lambda i: not i.weak)  # stable: the order within each group is kept
+    return (*pulled, *rest)
