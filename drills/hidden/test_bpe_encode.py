@@ -222,7 +222,7 @@ def test_train_learns_the_sennrich_merges_and_ranks(impl, returns):
     )
 
 
-@pytest.mark.concept("vocab-id-layout")
+@pytest.mark.concept("vocab-id-layout", "end-of-word-marker")
 def test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, len(SENNRICH_ALPHABET) + 3)
     tokens = [*SENNRICH_ALPHABET, "st</w>", "est</w>", "lo"]
@@ -237,7 +237,7 @@ def test_train_vocab_is_unk_then_characters_then_marked_characters_then_merges(i
     )
 
 
-@pytest.mark.concept("merge-budget")
+@pytest.mark.concept("merge-budget", "end-of-word-marker")
 def test_train_with_vocab_size_below_alphabet_learns_no_merges(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 5)
     got = merges_of(tok, returns, "train(<Sennrich corpus>, 5)")
@@ -262,7 +262,7 @@ MESSY_MERGES = [
 ]
 
 
-@pytest.mark.concept("pre-tokenization")
+@pytest.mark.concept("pre-tokenization", "end-of-word-marker")
 def test_train_splits_the_corpus_on_any_whitespace(impl, returns):
     tok = trained(impl, MESSY_CORPUS, 40)
     got = merges_of(tok, returns, f"train({MESSY_CORPUS!r}, 40)")
@@ -280,7 +280,7 @@ def test_train_on_empty_corpus_keeps_only_the_unknown_token(impl, returns):
     )
 
 
-@pytest.mark.concept("merge-budget")
+@pytest.mark.concept("merge-budget", "end-of-word-marker")
 def test_train_stops_when_every_word_is_one_symbol(impl, returns):
     tok = trained(impl, "ab ab cd", 1000)
     got = merges_of(tok, returns, "train('ab ab cd', 1000)")
@@ -303,7 +303,7 @@ def test_training_again_replaces_the_first_training(impl, returns):
     assert vocab == expected, f"{where}: expected vocab {expected}\ngot {vocab}"
 
 
-@pytest.mark.concept("duplicate-merge-token")
+@pytest.mark.concept("duplicate-merge-token", "end-of-word-marker")
 def test_a_merge_that_spells_an_existing_token_keeps_its_first_id(impl, returns):
     # With "_" as the marker, the word "a_b" is (a, _, b_). The first merge (a, _) spells "a_",
     # which the alphabet already holds (the character a with the marker): it keeps id 5 and no
@@ -339,7 +339,7 @@ def test_tokenize_uses_a_custom_end_of_word_marker(impl, returns):
     assert got == ["ab_", "b", "a_"], f"marker '_': expected ['ab_', 'b', 'a_'], got {got}"
 
 
-@pytest.mark.concept("merge-order")
+@pytest.mark.concept("merge-order", "end-of-word-marker")
 def test_tokenize_segments_unseen_words_with_learned_pieces(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
     got = pieces_of(tok, returns, "lowest newest  slow\nwidest")
@@ -347,7 +347,7 @@ def test_tokenize_segments_unseen_words_with_learned_pieces(impl, returns):
     assert got == expected, f"tokenize segments unseen words with learned pieces: expected {expected}, got {got}"
 
 
-@pytest.mark.concept("empty-inputs")
+@pytest.mark.concept("empty-inputs", "end-of-word-marker")
 def test_tokenize_single_character_words_and_empty_text(impl, returns):
     tok = trained(impl, "a b a", 100)
     for text, expected in [("a", ["a</w>"]), ("   ", []), ("", [])]:
@@ -355,7 +355,7 @@ def test_tokenize_single_character_words_and_empty_text(impl, returns):
         assert got == expected, f"tokenize({text!r}): expected {expected}, got {got}"
 
 
-@pytest.mark.concept("unknown-token")
+@pytest.mark.concept("unknown-token", "end-of-word-marker")
 def test_tokenize_keeps_characters_never_seen_in_training(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
     got = pieces_of(tok, returns, "zlow")

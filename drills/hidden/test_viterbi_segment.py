@@ -153,13 +153,13 @@ def test_empty_vocabulary(impl, returns):
     expect_unsegmentable(impl, returns, "a", {})
 
 
-@pytest.mark.concept("empty-inputs")
+@pytest.mark.concept("empty-inputs", "log-space")
 def test_empty_word_has_the_empty_segmentation(impl, returns):
     pieces, score = segment(impl, returns, "", log_probs_of({"a": 0.5}))
     assert pieces == [] and score == 0.0, f"viterbi_segment('', ...): expected ([], 0.0), got ({pieces}, {score})"
 
 
-@pytest.mark.concept("empty-inputs")
+@pytest.mark.concept("empty-inputs", "log-space")
 def test_single_character_word(impl, returns):
     pieces = check_optimal(impl, returns, "a", log_probs_of({"a": 0.3, "b": 0.7}))
     assert pieces == ["a"], f"single character word: expected ['a'], got {pieces}"
@@ -178,7 +178,7 @@ def test_sentencepiece_style_word_boundary_symbol(impl, returns):
     assert pieces == ["▁the"], f"sentencepiece style word boundary symbol: expected ['▁the'], got {pieces}"
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "viterbi-not-greedy", "unsegmentable-word")
 def test_the_vocabulary_is_left_unchanged(impl, returns):
     # Every substring of these words is looked up, most are missing, and "abxa" cannot be
     # segmented: an implementation that stores defaults (setdefault, a defaultdict built on the

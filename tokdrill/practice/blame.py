@@ -1,13 +1,14 @@
 """Which concepts a graded submission got wrong: the rule that fills the mistake log.
 
-A hidden test names the concept(s) it checks (``@pytest.mark.concept(...)``). A failed test
-does not blame every tag it carries:
+A hidden test names the concept(s) it checks (``@pytest.mark.concept(...)``, its main concept
+first). A failed test does not blame every tag it carries:
 
-* a test tagged with one concept blames that concept;
-* a test tagged with several blames only those of its concepts that are not *cleared*: a
-  concept is cleared when a test dedicated to it (tagged with it alone) passed in the same
-  submission and none failed. When all of them are cleared, the failure is still somebody's:
-  the test's first concept (its main one) is blamed.
+* a test tagged with one concept (*dedicated* to it) blames that concept;
+* a test tagged with several blames, among its concepts, those *convicted* by a failed test
+  dedicated to them in the same submission; failing that, those not *cleared* (a concept is
+  cleared when a test dedicated to it passed and none failed); and when every one of its
+  concepts is cleared, its first concept, unless the submission's failure is already explained
+  by a convicted concept elsewhere (then it blames none).
 
 So a greedy Viterbi that passes the dedicated log-space and unsegmentable-word tests but fails
 a test tagged with all three blames the search alone. Every concept the tests check gets one
@@ -37,8 +38,10 @@ def blamed_concepts(tests: Sequence[TestOutcome]) -> dict[str, tuple[str, ...]]:
         if len(test.concepts) == 1:
             blame[test.name] = test.concepts
             continue
-        open_ones = tuple(c for c in dict.fromkeys(test.concepts) if c not in cleared)
-        blame[test.name] = open_ones or test.concepts[:1]
+        concepts = tuple(dict.fromkeys(test.concepts))
+        convicted = tuple(c for c in concepts if c in dedicated_failed)
+        open_ones = tuple(c for c in concepts if c not in cleared)
+        blame[test.name] = convicted or open_ones or (() if dedicated_failed else concepts[:1])
     return blame
 
 
