@@ -699,7 +699,7 @@ class Backend:
             ended_at=self.clock.now(),
             clock_seconds=plan.clock_seconds,
             drill_id=drill.id,
-            drill_target_seconds=drill.target_seconds,
+            drill_target_seconds=plan.drill_target_seconds or drill.target_seconds,
             drill_passed=passed,
             drill_seconds=drill_seconds,
             answers=answers,

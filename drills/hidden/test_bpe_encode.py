@@ -156,7 +156,7 @@ def test_apply_merges_without_applicable_ranks_returns_input(impl, returns):
         )
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "merge-order")
 def test_apply_merges_leaves_the_ranks_unchanged_for_the_next_word(impl, returns):
     # A tokenizer encodes word after word with one ranks table: an encoder that deletes (or
     # re-ranks) the pairs it has used breaks every later word.

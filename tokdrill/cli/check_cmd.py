@@ -241,8 +241,8 @@ def _print_verdict(verdict: Verdict, as_json: bool, with_notice: bool) -> None:
         blame = blamed_concepts([TestOutcome.from_result(t) for t in verdict.tests])
         tests = doc.get("tests")
         for test in tests if isinstance(tests, list) else []:
-            if isinstance(test, dict) and test.get("name") in blame:
-                test["blames"] = list(blame[test["name"]])
+            if isinstance(test, dict) and test.get("outcome") != "passed":
+                test["blames"] = list(blame.get(str(test.get("name")), ()))
         print(json.dumps(doc), flush=True)
     else:
         from tokdrill.grading.report import render_text

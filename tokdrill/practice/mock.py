@@ -2,10 +2,18 @@
 
 A round is one drill written from memory, then :func:`question_count` questions answered by
 typing, each followed by one of its follow-ups, all under one clock (the ``mock_minutes``
-setting). The drill is the first of Today's drills that checks a weak concept, else the first
-due, else the first offered; the questions are cards with follow-ups: cards pulled by failed
-tests or teaching weak concepts first, then cards teaching a concept the drill checks, then due
-ones, then the rest in deck order.
+setting).
+
+**Which drill** (:func:`pick_drill`): drills failed recently come first (a failed attempt or a
+failed submission in the last :data:`RECENT_DAYS` days, newest first, not passed since), then
+the drills Today has due (weak spots first, then those practised before, then new ones, each
+in Today's order), then the rest. A drill passed in
+the last :data:`RESTING_HOURS` hours is taken only when no other drill is left, and among equals
+a drill whose target fits the round's drill time comes first. **Its target** in the round is its
+own target, cut to :data:`DRILL_SHARE` of the round's clock when longer, so the questions keep
+their time. **The questions** are cards with follow-ups: cards pulled by failed tests or teaching
+weak concepts first, then cards teaching a concept the drill checks, then due ones, then the
+rest in deck order.
 
 A main answer is scored by the card's key points (:mod:`tokdrill.content.keypoints`) and rated
 like a review from that share (:func:`answer_rating`): the answer is a real recall of the card,
@@ -16,9 +24,9 @@ and those taught by cards answered with less than half their key points.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 
 from tokdrill.clock import clock_text
 from tokdrill.content.keypoints import match_key_points
@@ -34,14 +42,64 @@ GOOD_ANSWER = 0.8
 """An answer covering at least this share is rated Good; between WEAK_ANSWER and this, Hard."""
 
 
+RECENT_DAYS = 14
+"""A drill failed within this many days (and not passed since) is asked first."""
+RESTING_HOURS = 24
+"""A drill passed within this many hours is asked only when no other drill is left."""
+DRILL_SHARE = 0.5
+"""At most this share of a round's clock goes to its drill."""
+
+
 @dataclass(frozen=True)
 class MockPlan:
-    """What a round asks: the drill, the cards, which follow-up of each, and the clock."""
+    """What a round asks: the drill, its target in this round, the cards, which follow-up of
+    each, and the clock."""
 
     drill_id: str
     card_ids: tuple[str, ...]
     follow_ups: tuple[int, ...]
     clock_seconds: int
+    drill_target_seconds: int = 0
+
+
+@dataclass(frozen=True)
+class DrillHistory:
+    """When a drill was last failed (an attempt or a submission) and last passed, if ever."""
+
+    last_failed: datetime | None = None
+    last_passed: datetime | None = None
+
+
+def round_target(drill_target_seconds: int, clock_seconds: int) -> int:
+    """The drill's target in a round of ``clock_seconds``: its own, cut to the round's share."""
+    return min(drill_target_seconds, int(clock_seconds * DRILL_SHARE))
+
+
+def pick_drill(
+    queue: DueQueue, library: Library, history: Mapping[str, DrillHistory], clock_seconds: int, now: datetime
+) -> str | None:
+    """The drill a round asks (see the module's rule), None without drills."""
+    due_items = sorted((i for i in queue.drills if i.item_id in library.drills), key=lambda i: (not i.weak, i.is_new))
+    due = [i.item_id for i in due_items]
+    due_rank = {drill_id: n for n, drill_id in enumerate(dict.fromkeys(due))}
+    recent, resting = now - timedelta(days=RECENT_DAYS), now - timedelta(hours=RESTING_HOURS)
+    share = clock_seconds * DRILL_SHARE
+
+    def failed_recently(drill_id: str) -> bool:
+        h = history.get(drill_id, DrillHistory())
+        return (
+            h.last_failed is not None and h.last_failed >= recent and (h.last_passed or h.last_failed) <= h.last_failed
+        )
+
+    def key(drill_id: str) -> tuple[bool, int, float, bool, int]:
+        h = history.get(drill_id, DrillHistory())
+        passed_lately = h.last_passed is not None and h.last_passed >= resting
+        group = 0 if failed_recently(drill_id) else 1 if drill_id in due_rank else 2
+        newest_failure = -(h.last_failed.timestamp()) if group == 0 and h.last_failed else 0.0
+        fits = library.drill(drill_id).target_seconds <= share
+        return (passed_lately, group, newest_failure, not fits, due_rank.get(drill_id, len(due_rank)))
+
+    return min(library.drills, key=key, default=None)
 
 
 def question_count(minutes: int) -> int:
@@ -49,12 +107,19 @@ def question_count(minutes: int) -> int:
     return 4 if minutes >= LONG_ROUND_MINUTES else 3
 
 
-def plan_round(queue: DueQueue, library: Library, minutes: int, rounds_so_far: int) -> MockPlan | None:
+def plan_round(
+    queue: DueQueue,
+    library: Library,
+    minutes: int,
+    rounds_so_far: int,
+    history: Mapping[str, DrillHistory],
+    now: datetime,
+) -> MockPlan | None:
     """The round to ask now (None when there is no drill or no card with a follow-up).
-    ``rounds_so_far`` rotates which follow-up of each card is asked."""
-    drills = [i for i in queue.drills if i.item_id in library.drills]
-    chosen = next((i for i in drills if i.weak), None) or next((i for i in drills if not i.is_new), None)
-    drill_id = chosen.item_id if chosen else (drills[0].item_id if drills else next(iter(library.drills), None))
+    ``rounds_so_far`` rotates which follow-up of each card is asked; ``history`` says when each
+    drill was last failed and passed (:func:`pick_drill`)."""
+    clock_seconds = minutes * 60
+    drill_id = pick_drill(queue, library, history, clock_seconds, now)
     if drill_id is None:
         return None
     known = {card.id: card for card in library.all_cards()}
@@ -67,7 +132,8 @@ def plan_round(queue: DueQueue, library: Library, minutes: int, rounds_so_far: i
     if not picked:
         return None
     follow = tuple(rounds_so_far % len(card.follow_ups) for card in picked)
-    return MockPlan(drill_id, tuple(c.id for c in picked), follow, minutes * 60)
+    target = round_target(library.drill(drill_id).target_seconds, clock_seconds)
+    return MockPlan(drill_id, tuple(c.id for c in picked), follow, clock_seconds, target)
 
 
 def score_answer(card: Card, answer: str) -> MockAnswer:

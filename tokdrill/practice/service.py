@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from tokdrill.practice.blame import blamed_concepts, concept_results
 from tokdrill.practice.due import DueCounts, due_counts, due_queue
 from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.practice.mistakes import Mistake, mistakes
-from tokdrill.practice.mock import MockPlan, plan_round
+from tokdrill.practice.mock import DrillHistory, MockPlan, plan_round
 from tokdrill.practice.own_editor import CheckKind
 from tokdrill.practice.stats import Stats, compute_stats
 from tokdrill.progress.records import Attempt, Draft, Mode, Origin, Start, TestOutcome
@@ -148,7 +148,22 @@ class Practice:
 
     def plan_mock(self, minutes: int) -> MockPlan | None:
         """The mock round to ask now (:mod:`tokdrill.practice.mock`)."""
-        return plan_round(self.due(), self.library, minutes, self.progress.reader.count("mock_rounds"))
+        reader = self.progress.reader
+        return plan_round(
+            self.due(), self.library, minutes, reader.count("mock_rounds"), self.drill_history(), self.clock.now()
+        )
+
+    def drill_history(self) -> dict[str, DrillHistory]:
+        """When each drill was last failed (an attempt or a logged submission) and last passed."""
+        reader = self.progress.reader
+        failed: dict[str, datetime] = {}
+        passed: dict[str, datetime] = {}
+        for attempt in reader.attempts():
+            into = passed if attempt.passed else failed
+            into[attempt.drill_id] = max(attempt.ended_at, into.get(attempt.drill_id, attempt.ended_at))
+        for result in reader.concept_results(failed=True):
+            failed[result.drill_id] = max(result.at, failed.get(result.drill_id, result.at))
+        return {d: DrillHistory(failed.get(d), passed.get(d)) for d in failed.keys() | passed.keys()}
 
     # ------------------------------------------------------------------ the CLI's starts and checks
     def start(self, drill: Drill, mode: Mode, path: str) -> tuple[Start, Recorded | None]:
@@ -279,7 +294,11 @@ class Practice:
 
     # ------------------------------------------------------------------ drafts
     def save_draft(self, draft: Draft) -> None:
-        """Keep the editor text (and typing so far) of an unfinished drill (queued)."""
+        """Keep the editor text (and typing so far) of an unfinished drill (queued). A draft is
+        never stamped older than the one it replaces (a clock set back must not lose it)."""
+        previous = self.progress.draft(draft.drill_id, draft.mode)
+        if previous is not None and previous.saved_at >= draft.saved_at:
+            draft = replace(draft, saved_at=previous.saved_at + timedelta(microseconds=1))
         self.progress.save_draft(draft)
 
     def draft(self, drill_id: str, mode: Mode) -> Draft | None:

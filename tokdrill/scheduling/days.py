@@ -51,12 +51,28 @@ def machine_zone(clock: Clock) -> tzinfo:
         except (ZoneInfoNotFoundError, ValueError, OSError):
             pass
     try:
-        with _LOCALTIME.open("rb") as fh:
-            return ZoneInfo.from_file(fh, key="localtime")
+        return _localtime()
     except (OSError, ValueError):
         pass
     offset = clock.now().astimezone().utcoffset() or timedelta(0)
     return timezone(offset)
+
+
+_READ_ZONES: dict[tuple[int, int, int], tzinfo] = {}
+
+
+def _localtime() -> tzinfo:
+    """The zone in ``/etc/localtime``, read again only when that file changes (every screen
+    refresh asks for the calendar)."""
+    info = _LOCALTIME.stat()
+    key = (info.st_ino, info.st_mtime_ns, info.st_size)
+    zone = _READ_ZONES.get(key)
+    if zone is None:
+        with _LOCALTIME.open("rb") as fh:
+            zone = ZoneInfo.from_file(fh, key="localtime")
+        _READ_ZONES.clear()
+        _READ_ZONES[key] = zone
+    return zone
 
 
 def calendar_for(zone_name: str | None, clock: Clock) -> Calendar:

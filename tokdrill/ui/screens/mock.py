@@ -27,6 +27,7 @@ from tokdrill.practice.mock import MockPlan, follow_up_answer, score_answer
 from tokdrill.progress.records import MockAnswer
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import plural
+from tokdrill.ui.screens.dialogs import Confirm
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.widgets.footer import FittingFooter
 
@@ -134,7 +135,7 @@ class MockScreen(Screen[None]):
             INTRO.format(
                 minutes=minutes,
                 drill=self.drill.title,
-                target=clock_text(self.drill.target_seconds),
+                target=clock_text(self.plan.drill_target_seconds or self.drill.target_seconds),
                 questions=questions,
             )
         )
@@ -209,7 +210,19 @@ class MockScreen(Screen[None]):
         self.asked_at = self.backend.clock.now()
 
     def submit_answer(self) -> None:
-        """Keep the typed answer (scored now) and move on; after the last, the scorecard."""
+        """Keep the typed answer (scored now) and move on; after the last, the scorecard. A
+        blank answer is kept only once the user says so."""
+        if not self.query_one("#mock-answer", TextArea).text.strip():
+
+            def answered(yes: bool | None) -> None:
+                if yes and self.stage == "questions":
+                    self._move_on()
+
+            self.app.push_screen(Confirm("Blank answer", "Nothing is typed. Submit it as it is?"), answered)
+            return
+        self._move_on()
+
+    def _move_on(self) -> None:
         self.keep_answer()
         self.step += 1
         if self.step >= len(self.steps):
