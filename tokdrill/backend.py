@@ -51,24 +51,17 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class QueueItem:
-    """One line of Today's queue: a drill, a card pulled by a failed test (``kind='card'``,
-    ``detail`` says why), or the batch of due cards (``kind='cards'``)."""
-
-    kind: Literal["drill", "cards", "card"]
-    item_id: str
-    title: str
-    detail: str
-
-
-@dataclass(frozen=True)
 class Today:
-    """What the Today screen shows."""
+    """What the Today screen shows: the due counts, the due drills (their queue items and
+    drills, in order), the cards pulled by failed tests (with their titles), the drill a
+    newcomer starts with, the interview countdown, readiness, streak and today's work."""
 
-    queue: tuple[QueueItem, ...]
     due: DueCounts
     due_cards: tuple[Card, ...]
+    drill_items: tuple[DueItem, ...]
     due_drills: tuple[Drill, ...]
+    pulled: tuple[tuple[DueItem, str], ...]
+    start_here: Drill | None
     interview_date: date | None
     days_left: int | None
     readiness: float | None
@@ -115,14 +108,27 @@ class MockAnswerView:
 
 
 @dataclass(frozen=True)
+class Scheduled:
+    """What a mock round scheduled for one item: the round's drill (``next_due`` its next due
+    day as text, or "-"), a card it asked (the ``rating`` its answer earned), or a card its drill
+    made due today (``concept``: the concept the drill failed)."""
+
+    kind: Literal["drill", "card"]
+    title: str
+    next_due: str
+    rating: int | None = None
+    concept: str | None = None
+
+
+@dataclass(frozen=True)
 class MockScorecard:
     """What a finished mock round shows: the round as stored, the drill's title, each answer,
-    and what is now scheduled because of the round (one line each)."""
+    and what is now scheduled because of the round."""
 
     mock: MockRound
     drill_title: str
     answers: tuple[MockAnswerView, ...]
-    scheduled: tuple[str, ...]
+    scheduled: tuple[Scheduled, ...]
 
 
 STUDY_MORE_STEP = 10
@@ -131,27 +137,8 @@ STUDY_MORE_STEP = 10
 TYPING_HISTORY = 30
 """How many recent retype attempts the typing trend covers."""
 
-RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
-
 PULLED_CARDS_SHOWN = 5
 """At most this many cards pulled by failed tests are listed one by one on Today."""
-
-
-def pull_reason(item: DueItem, drill_titles: dict[str, str] | None = None) -> str:
-    """Why a pulled card is due, for Today: "due because your bpe-encode attempt failed merge-order"."""
-    failure = item.pulled_by
-    if failure is None:
-        return ""
-    where = {"app": "attempt", "check": "check", "mock": "mock round"}[failure.origin]
-    return f"due because your {failure.drill_id} {where} failed {failure.concept}"
-
-
-def interleave(drills: list[QueueItem], cards: list[QueueItem]) -> list[QueueItem]:
-    """Drills and cards taken in turn (a drill first), the longer list's rest at the end."""
-    out: list[QueueItem] = []
-    for i in range(max(len(drills), len(cards))):
-        out.extend(group[i] for group in (drills, cards) if i < len(group))
-    return out
 
 
 class Backend:
@@ -597,52 +584,21 @@ class Backend:
         cards = tuple(self.library.card(i.item_id) for i in queue.cards)
         drill_items = [i for i in queue.drills if i.item_id not in self.broken_drills]
         drills = tuple(self.library.drill(i.item_id) for i in drill_items)
-        drill_lines: list[QueueItem] = []
         now = self.clock.now()
-        for item, drill in zip(drill_items, drills):
-            if item.is_new:
-                detail = f"new · target {drill.target_seconds // 60} min"
-            else:
-                late = (now - item.due).days if item.due else 0
-                detail = f"due{f' {late} d ago' if late > 0 else ''} · recall {item.recall_now * 100:.0f}%"
-            if item.weak:
-                detail = f"weak spot · {detail}"
-            drill_lines.append(QueueItem("drill", drill.id, f"Drill: {drill.title}", detail))
-        pulled = [i for i in queue.cards if i.pulled_by is not None][:PULLED_CARDS_SHOWN]
-        card_lines = [
-            QueueItem("card", i.item_id, f"Card: {self._title('card', i.item_id)}", pull_reason(i)) for i in pulled
-        ]
-        items = interleave(drill_lines, card_lines)
+        pulled = tuple((i, self._title("card", i.item_id)) for i in queue.cards if i.pulled_by is not None)
         first = self.first_drill() if self._reader.count("attempts") == 0 else None
-        if first is not None:  # a newcomer starts with the gentlest drill, due or not
-            items = [i for i in items if i.item_id != first.id]
-            items.insert(
-                0,
-                QueueItem(
-                    "drill", first.id, f"Drill: {first.title}", f"start here · target {first.target_seconds // 60} min"
-                ),
-            )
-        new_cards = counts.new_cards
-        if cards:
-            reviews = len(cards) - new_cards
-            items.append(
-                QueueItem(
-                    "cards",
-                    "due",
-                    f"Review {len(cards)} card{'s' if len(cards) != 1 else ''}",
-                    f"{reviews} due · {new_cards} new" + (f" · {len(pulled)} listed above" if pulled else ""),
-                )
-            )
         interview = planner.interview_date()
         readiness = planner.readiness(self._catalog) if interview else None
         today = planner.calendar().day_of(now)
         first_run = self._reader.count("attempts") == 0 and self._reader.count("reviews") == 0
         weakest = tuple(self._title(r.kind, r.item_id) for r in readiness.weakest) if readiness else ()
         return Today(
-            queue=tuple(items),
             due=counts,
             due_cards=cards,
+            drill_items=tuple(drill_items),
             due_drills=drills,
+            pulled=pulled[:PULLED_CARDS_SHOWN],
+            start_here=first,
             interview_date=interview,
             days_left=None if interview is None else (interview - today).days,
             readiness=None if readiness is None else readiness.overall,
@@ -706,7 +662,7 @@ class Backend:
             concepts_missed=concepts_missed(tests, answers, self.library),
         )
         views: list[MockAnswerView] = []
-        scheduled = [f"Drill {drill.title}: next due {drill_next_due or '-'}"]
+        scheduled = [Scheduled("drill", drill.title, drill_next_due or "-")]
         today = self._local_today()
         for i, answer in enumerate(answers):
             card = self.library.card(answer.card_id)
@@ -718,7 +674,7 @@ class Backend:
                 seconds = answer_seconds[i] if i < len(answer_seconds) else 0.0
                 self.rate_card(card, rating, seconds)
                 due = "-" if interval is None else self.local_day(self.clock.now() + interval).isoformat()
-                scheduled.append(f"Card {self._title('card', card.id)}: {RATING_NAMES[rating]}, next due {due}")
+                scheduled.append(Scheduled("card", self._title("card", card.id), due, rating=rating))
             else:
                 follow = card.follow_ups[answer.follow_up]
                 views.append(MockAnswerView(follow.question, answer, (), follow.answer))
@@ -728,7 +684,7 @@ class Backend:
                 if card_id not in answered:
                     answered.add(card_id)
                     title = self._title("card", card_id)
-                    scheduled.append(f"Card {title}: due {today.isoformat()} (the drill failed {concept})")
+                    scheduled.append(Scheduled("card", title, today.isoformat(), concept=concept))
         self.progress.record_mock_round(mock)
         return MockScorecard(mock, drill.title, tuple(views), tuple(scheduled))
 

@@ -13,6 +13,7 @@ from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.progress.records import ConceptResult
 from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.screens.dialogs import Confirm
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.home import HomeScreen
 from tokdrill.ui.screens.mistakes import MistakesScreen
@@ -34,7 +35,7 @@ async def test_a_failed_submission_is_on_the_mistakes_screen_and_due_on_today(ap
         assert isinstance(app.screen, HomeScreen)
         app.backend.store  # noqa: B018 - the queued writes applied
         app.screen.refresh_today()
-        reasons = [i.detail for i in app.screen.today.queue if i.kind == "card"]  # type: ignore[union-attr]
+        reasons = [i.detail for i in app.screen.lines if i.kind == "card"]  # type: ignore[union-attr]
         assert "due because your bpe-encode attempt failed merge-order" in reasons
         await pilot.press("m")
         await pilot.pause()
@@ -79,7 +80,7 @@ async def test_a_whole_mock_round_is_recorded_and_listed_in_stats(backend: Backe
         first = card.answers[0].answer
         assert first.covered == first.total > 0
         assert len(card.answers) == 2 * len(mock.cards)
-        assert card.scheduled[0].startswith("Drill ") and len(card.scheduled) >= 1 + len(mock.cards)
+        assert card.scheduled[0].kind == "drill" and len(card.scheduled) >= 1 + len(mock.cards)
         console = Console(width=78, file=io.StringIO(), record=True)  # as an 80-column terminal shows it
         console.print(scorecard_text(card))
         shown = console.export_text()
@@ -132,3 +133,28 @@ async def test_the_mistake_log_rewraps_under_its_indent_when_the_terminal_narrow
         for mistake in mistakes.mistakes:  # every word, at the new width
             assert " ".join(mistake.lesson.split()) in text
         assert all(row.startswith(("✗ ", "✓ ", "  ")) for row in rows if row.strip())  # wrapped lines indented
+
+
+async def test_a_blank_mock_answer_asks_before_it_is_kept(backend: Backend) -> None:
+    app = TokdrillApp(backend, cursor_blink=False, start_action="mock")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        mock = app.screen
+        assert isinstance(mock, MockScreen)
+        assert mock.plan.drill_target_seconds <= mock.plan.clock_seconds // 2  # the drill fits the round
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("escape")  # the drill left unfinished: on to the questions
+        await pilot.pause()
+        assert app.screen is mock and mock.stage == "questions"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm) and mock.step == 0
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is mock and mock.step == 0 and mock.answers == []
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is mock and mock.step == 1 and [a.answer for a in mock.answers] == [""]

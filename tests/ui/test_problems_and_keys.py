@@ -17,6 +17,7 @@ from tokdrill.ui import keymap
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.dialogs import Problems
 from tokdrill.ui.screens.home import HomeScreen
+from tokdrill.ui.today_text import queue_lines
 from tokdrill.ui.widgets.code_editor import CodeEditor
 
 
@@ -105,7 +106,7 @@ async def test_drill_with_unknown_symbol_is_reported_after_start_and_refuses_to_
         reported = [p for p in backend.problems if "my-broken-drill.yaml" in p and "no_such_function" in p]
         assert len(reported) == 1
         assert "my-broken-drill" in backend.broken_drills
-        assert all(item.item_id != "my-broken-drill" for item in backend.today().queue)
+        assert all(item.item_id != "my-broken-drill" for item in queue_lines(backend.today(), backend.clock.now()))
         await pilot.pause(0.8)  # the background check has run by now and reports nothing twice
         await app.workers.wait_for_complete()
         assert len([p for p in backend.problems if "no_such_function" in p]) == 1

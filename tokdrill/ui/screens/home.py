@@ -13,6 +13,7 @@ from tokdrill.backend import Backend, Today
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural
 from tokdrill.ui.messages import ContentChanged, OpenCard, OpenDrill
+from tokdrill.ui.today_text import QueueLine, queue_lines
 from tokdrill.ui.widgets.footer import FittingFooter
 
 WELCOME = (
@@ -62,6 +63,7 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.backend = backend
         self.today: Today | None = None
+        self.lines: tuple[QueueLine, ...] = ()
         self._just_mounted = False
 
     def compose(self) -> ComposeResult:
@@ -95,6 +97,7 @@ class HomeScreen(Screen[None]):
         backend = self.backend
         today = backend.today()
         self.today = today
+        self.lines = queue_lines(today, backend.clock.now())
         welcome = self.query_one("#welcome", Static)
         if today.first_run and today.first_drill is not None:
             welcome.update(Text(WELCOME.format(title=today.first_drill.title), style="bold"))
@@ -128,14 +131,14 @@ class HomeScreen(Screen[None]):
         self.query_one("#streak", Static).update(streak)
         queue = self.query_one("#queue", OptionList)
         queue.clear_options()
-        for item in today.queue:
+        for item in self.lines:
             icon = "⌨" if item.kind == "drill" else "❏"
             queue.add_option(Option(queue_label(icon, item.title, item.detail), id=f"{item.kind}:{item.item_id}"))
-        if not today.queue:
+        if not self.lines:
             queue.add_option(
                 Option(Text("Nothing due. Press d to pick any drill, or F3 to browse.", style="dim"), disabled=True)
             )
-        queue.highlighted = 0 if today.queue else None
+        queue.highlighted = 0 if self.lines else None
         queue.focus()
         problems = backend.problems
         line = self.query_one("#problems-line", Static)
@@ -173,8 +176,8 @@ class HomeScreen(Screen[None]):
             self.post_message(OpenCard(item_id))
 
     def action_next(self) -> None:
-        if self.today is not None and self.today.queue:
-            first = self.today.queue[0]
+        if self.lines:
+            first = self.lines[0]
             self.start(f"{first.kind}:{first.item_id}")
         else:
             self.notify("Nothing is due: pick a drill with d or browse with F3.", timeout=3)

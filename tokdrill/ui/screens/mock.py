@@ -19,7 +19,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Markdown, Static, TextArea
 
-from tokdrill.backend import Backend, MockScorecard
+from tokdrill.backend import Backend, MockScorecard, Scheduled
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Card
 from tokdrill.grading.verdict import Verdict
@@ -29,6 +29,7 @@ from tokdrill.ui import keymap
 from tokdrill.ui.formatting import plural
 from tokdrill.ui.screens.dialogs import Confirm
 from tokdrill.ui.screens.drill import DrillScreen
+from tokdrill.ui.screens.review import RATING_NAMES
 from tokdrill.ui.widgets.footer import FittingFooter
 
 INTRO = (
@@ -88,8 +89,19 @@ def scorecard_text(card: MockScorecard) -> Group:
         style="red" if mock.concepts_missed else "green",
     )
     end.append("\n\nNow scheduled", style="bold")
-    scheduled = [Padding(Text(line), (0, 0, 0, 2)) for line in card.scheduled]
+    scheduled = [Padding(Text(line), (0, 0, 0, 2)) for line in map(scheduled_line, card.scheduled)]
     return Group(out, answers, end, *scheduled)
+
+
+def scheduled_line(item: Scheduled) -> str:
+    """One line of "Now scheduled": the drill's next due day, a card's rating and next due day,
+    or a card the drill's failure made due today."""
+    if item.kind == "drill":
+        return f"Drill {item.title}: next due {item.next_due}"
+    if item.concept is not None:
+        return f"Card {item.title}: due {item.next_due} (the drill failed {item.concept})"
+    rating = "" if item.rating is None else f"{RATING_NAMES[item.rating]}, "
+    return f"Card {item.title}: {rating}next due {item.next_due}"
 
 
 class MockScreen(Screen[None]):
