@@ -31,13 +31,11 @@ class DueCounts:
     new_drills: int
 
     def describe(self) -> str:
-        """``10 cards (10 new), 2 drills (1 new)``: how the CLI and the Stats screen say it."""
-
-        def part(count: int, new: int, noun: str) -> str:
-            text = f"{count} {noun}{'' if count == 1 else 's'}"
-            return f"{text} ({new} new)" if new else text
-
-        return f"{part(self.cards, self.new_cards, 'card')}, {part(self.drills, self.new_drills, 'drill')}"
+        """``14 cards, 2 drills (16 new)``: how the CLI and the Stats screen say it."""
+        cards = f"{self.cards} card{'' if self.cards == 1 else 's'}"
+        drills = f"{self.drills} drill{'' if self.drills == 1 else 's'}"
+        new = self.new_cards + self.new_drills
+        return f"{cards}, {drills}" + (f" ({new} new)" if new else "")
 
     def to_json(self) -> dict[str, int]:
         """The ``due_now`` object of ``tokdrill stats --json``."""

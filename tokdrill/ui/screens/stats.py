@@ -148,7 +148,7 @@ class StatsScreen(Screen[None]):
         totals.append(
             f"{plural(stats.total_attempts, 'attempt')} · {plural(stats.total_reviews, 'review')} · ", style="bold"
         )
-        totals.append(f"streak {plural(stats.streak_days, 'day')} · ")
+        totals.append(f"streak {plural(stats.streak_days, 'day')}\n")
         totals.append(f"due now: {stats.due.describe()}")
         if stats.readiness is not None:
             r = stats.readiness
