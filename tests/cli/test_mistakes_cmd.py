@@ -35,8 +35,10 @@ def test_a_failed_merge_order_test_schedules_its_cards_and_is_listed(capsys: pyt
         teaching = {c.id for c in backend.library.cards_teaching("merge-order")}
         due_now = {c.id for c in backend.review_queue()}
         assert teaching and teaching <= due_now
-        lines = {i.item_id: i.detail for i in backend.today().queue if i.kind == "card"}
-        assert any(detail == "due because your bpe-encode attempt failed merge-order" for detail in lines.values())
+        pulls = [i.pulled_by for i, _title in backend.today().pulled]
+        assert any(
+            p is not None and (p.drill_id, p.origin, p.concept) == ("bpe-encode", "app", "merge-order") for p in pulls
+        )
     finally:
         backend.close()
 
