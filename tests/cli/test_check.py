@@ -240,3 +240,25 @@ def test_user_content_concepts_are_reported_and_collection_warnings_stay_quiet(t
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["tests"][0]["concepts"] == ["pair-counting"]
     assert result.stderr == ""  # no warning about marks or assertion rewriting
+
+
+def test_watch_does_not_grade_again_a_file_already_checked_unchanged(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(WRONG)
+    assert _check_process(path).returncode == 1  # checked and recorded once
+    argv = [sys.executable, "-m", "tokdrill", "--content", str(CONTENT), "check", "tiny-pairs", str(path), "--watch"]
+    argv.append("--json")
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        note = proc.stderr.readline()
+        assert "is unchanged since your last check; watching for changes" in note
+        path.write_text(GOOD + "\n# fixed\n")
+        os.utime(path, (time.time() + 5, time.time() + 5))
+        verdict = json.loads(proc.stdout.readline())  # the first verdict is the changed file's
+        assert verdict["passed"] is True
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
