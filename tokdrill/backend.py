@@ -645,6 +645,7 @@ class Backend:
         the key points it covered, and the round itself. The drill's attempt is recorded by the
         drill screen. Returns the scorecard."""
         from tokdrill.content.keypoints import match_key_points
+        from tokdrill.practice.blame import blamed_concepts
         from tokdrill.practice.mock import answer_rating, concepts_missed
 
         drill = self.library.drill(plan.drill_id)
@@ -679,7 +680,7 @@ class Backend:
                 follow = card.follow_ups[answer.follow_up]
                 views.append(MockAnswerView(follow.question, answer, (), follow.answer))
         answered = {a.card_id for a in answers}
-        for concept in dict.fromkeys(c for t in tests if t.outcome != "passed" for c in t.concepts):
+        for concept in dict.fromkeys(c for concepts in blamed_concepts(tests).values() for c in concepts):
             for card_id in self._catalog.cards_teaching(concept):
                 if card_id not in answered:
                     answered.add(card_id)

@@ -110,3 +110,12 @@ def test_questions_follow_the_drill_when_nothing_is_pulled(library: Library) -> 
     assert plan is not None
     checked = set(library.drill("cl100k-pretokenize").concepts)
     assert checked.intersection(library.card(plan.card_ids[0]).concepts)
+
+
+def test_missed_concepts_are_only_those_the_failed_tests_blame(library: Library) -> None:
+    tests = (
+        TestOutcome("t.py::order", "failed", "", ("merge-order",)),
+        TestOutcome("t.py::unchanged", "passed", "", ("inputs-unchanged",)),
+        TestOutcome("t.py::both", "failed", "", ("inputs-unchanged", "merge-order")),
+    )
+    assert concepts_missed(tests, (), library) == ("merge-order",)  # inputs-unchanged passed its own test

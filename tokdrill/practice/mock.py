@@ -18,8 +18,8 @@ rest in deck order.
 A main answer is scored by the card's key points (:mod:`tokdrill.content.keypoints`) and rated
 like a review from that share (:func:`answer_rating`): the answer is a real recall of the card,
 so it is recorded as one and reschedules the card. A follow-up has no key points; its model
-answer is shown beside what was typed. Concepts missed are those of the drill's failed tests
-and those taught by cards answered with less than half their key points.
+answer is shown beside what was typed. Concepts missed are those the drill's failed tests
+blame and those taught by cards answered with less than half their key points.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from datetime import date, datetime, timedelta
 from tokdrill.clock import clock_text
 from tokdrill.content.keypoints import match_key_points
 from tokdrill.content.model import Card, Library
+from tokdrill.practice.blame import blamed_concepts
 from tokdrill.progress.records import MockAnswer, MockRound, TestOutcome
 from tokdrill.scheduling.planner import DueQueue
 
@@ -161,8 +162,9 @@ def answer_rating(answer: MockAnswer) -> int:
 
 
 def concepts_missed(tests: Sequence[TestOutcome], answers: Sequence[MockAnswer], library: Library) -> tuple[str, ...]:
-    """Concepts of the drill's failed tests, then those of cards answered weakly, each once."""
-    found = [c for t in tests if t.outcome != "passed" for c in t.concepts]
+    """Concepts the drill's failed tests blame (:mod:`tokdrill.practice.blame`), then those of
+    cards answered weakly, each once."""
+    found = [c for concepts in blamed_concepts(tests).values() for c in concepts]
     known = {card.id: card for card in library.all_cards()}
     for answer in answers:
         covered = share(answer)
