@@ -139,3 +139,17 @@ def test_every_concept_of_the_vocabulary_is_taught_by_a_card(library: Library) -
 def test_mistakes_reads_the_store(store: Store, clock: FixedClock, library: Library) -> None:
     fail(store, clock, "merge-order", drill="bpe-encode")
     assert [m.concept for m in mistakes(store, library)] == ["merge-order"]
+
+
+def test_a_drill_failed_and_not_passed_since_is_offered_again_whatever_its_schedule(
+    store: Store, planner: Planner, catalog: Catalog, clock: FixedClock
+) -> None:
+    catalog = taught(catalog)
+    store.set_new_drills_per_day(0)  # nothing new today: only a failure can bring a drill
+    assert due_queue(planner, catalog).drills == ()
+    fail(store, clock, "tie-break", drill="wordpiece")
+    (item,) = due_queue(planner, catalog).drills
+    assert (item.item_id, item.weak, item.pulled_by is not None) == ("wordpiece", True, True)
+    clock.advance(minutes=1)
+    fail(store, clock, "tie-break", drill="wordpiece", passed=True)  # fixed
+    assert due_queue(planner, catalog).drills == ()
