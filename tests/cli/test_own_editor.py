@@ -135,7 +135,7 @@ def ordinary() -> Iterator[tuple[list[str], dict[str, str], Path]]:
     probe = (
         "import sys, importlib\n"
         "for m in ('tokdrill.cli.start_cmd', 'tokdrill.cli.check_cmd', 'tokdrill.content.loader', "
-        "'tokdrill.content.reference', 'tokdrill.progress.store', 'tokdrill.practice.own_editor', 'reference_impl'):\n"
+        "'tokdrill.content.reference', 'tokdrill.progress.store', 'tokdrill.practice.service', 'reference_impl'):\n"
         "    importlib.import_module(m)\n"
         "print('\\n'.join(sorted({getattr(m, '__file__', None) or '' for m in sys.modules.values()})))\n"
     )
