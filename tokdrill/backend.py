@@ -463,11 +463,15 @@ class Backend:
         elapsed_seconds: float,
         *,
         keystrokes: int | None = None,
+        typing_keystrokes: int | None = None,
         typing_errors: int | None = None,
         costly_keys: tuple[tuple[str, int], ...] | None = None,
+        started_at: datetime | None = None,
+        submissions: int | None = None,
     ) -> None:
-        """Autosave the editor text of an unfinished drill, with its clock and the typing counted
-        so far (queued; kept in a side file while the database cannot be written)."""
+        """Autosave the editor text of an unfinished drill, with its clock, the typing counted
+        so far and its session (when it started, the submissions so far), queued; kept in a
+        side file while the database cannot be written."""
         draft = Draft(
             drill_id,
             mode,
@@ -475,8 +479,11 @@ class Backend:
             max(0.0, float(elapsed_seconds)),
             self.clock.now(),
             keystrokes,
+            typing_keystrokes,
             typing_errors,
             costly_keys,
+            started_at,
+            submissions,
         )
         self.practice.save_draft(draft)
 
@@ -487,6 +494,12 @@ class Backend:
     def discard_draft(self, drill_id: str, mode: Mode) -> None:
         """Forget the draft of (drill, mode)."""
         self.practice.discard_draft(drill_id, mode)
+
+    def abandon_draft(self, drill: Drill, mode: Mode) -> AttemptSummary | None:
+        """Discard the draft of (drill, mode) the user chose not to restore; a session that was
+        submitted is recorded as an attempt not passed (returned)."""
+        recorded = self.practice.abandon(drill, mode)
+        return None if recorded is None else self._summary(recorded)
 
     def rate_card(self, card: Card, rating: int, answer_seconds: float) -> None:
         """Record a review (1 Again .. 4 Easy) and reschedule the card (queued)."""

@@ -130,19 +130,24 @@ def test_a_give_up_is_tried_not_new_and_no_typing_point(clock: FixedClock) -> No
 
 def test_a_restored_draft_keeps_its_typing_and_the_clock_at_leaving(clock: FixedClock) -> None:
     backend = Backend.open(clock=clock)
-    backend.save_draft("bpe-encode", "retype", "def en", 95.0, keystrokes=40, typing_errors=6, costly_keys=(("(", 4),))
+    backend.save_draft(
+        "bpe-encode",
+        "retype",
+        "def en",
+        95.0,
+        keystrokes=44,
+        typing_keystrokes=40,
+        typing_errors=6,
+        costly_keys=(("(", 4),),
+    )
     backend.close()
     clock.advance(minutes=30)
     again = Backend.open(clock=clock)
     try:
         draft = again.draft("bpe-encode", "retype")
         assert draft is not None
-        assert (draft.elapsed_seconds, draft.keystrokes, draft.typing_errors, draft.costly_keys) == (
-            95.0,
-            40,
-            6,
-            (("(", 4),),
-        )
+        figures = (draft.elapsed_seconds, draft.keystrokes, draft.typing_keystrokes, draft.typing_errors)
+        assert figures == (95.0, 44, 40, 6) and draft.costly_keys == (("(", 4),)
     finally:
         again.close()
 
@@ -156,5 +161,27 @@ def test_the_same_failed_submission_in_the_app_is_logged_once(clock: FixedClock)
         assert backend.record_grade(drill, greedy(), "same source") == ()
         backend.progress.flush(10)
         assert len(backend.store.concept_results(failed=True)) == 1
+    finally:
+        backend.close()
+
+
+def test_a_draft_goes_on_with_its_session_and_a_discarded_submitted_one_is_an_attempt(clock: FixedClock) -> None:
+    backend = Backend.open(clock=clock)
+    try:
+        drill = backend.library.drill(DRILL)
+        started = clock.now()
+        clock.advance(minutes=4)
+        backend.save_draft(drill.id, "recall", "def viterbi_segment(", 240.0, started_at=started, submissions=2)
+        draft = backend.draft(drill.id, "recall")
+        assert draft is not None and (draft.started_at, draft.submissions) == (started, 2)
+        clock.advance(hours=3)
+        summary = backend.abandon_draft(drill, "recall")  # not restored: the session is over
+        assert summary is not None and summary.rating == "Again" and summary.seconds == 240.0
+        assert backend.draft(drill.id, "recall") is None
+        backend.save_draft(drill.id, "recall", "def viterbi_segment(", 30.0, started_at=clock.now(), submissions=0)
+        assert backend.abandon_draft(drill, "recall") is None  # never submitted: nothing to record
+        backend.progress.flush(10)
+        (attempt,) = backend.store.attempts(drill.id)
+        assert (attempt.passed, attempt.submissions, attempt.started_at) == (False, 2, started)
     finally:
         backend.close()

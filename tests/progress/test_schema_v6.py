@@ -52,7 +52,19 @@ def test_new_fields_round_trip(tmp_path: Path) -> None:
     with Store.open(tmp_path / "p.sqlite3", clock=FixedClock()) as store:
         later = T0 + timedelta(minutes=9)
         start = Start("bpe-encode", "recall", "/tmp/x.py", T0, 3, later, "ab" * 32, later)
-        draft = Draft("bpe-encode", "retype", "def f(", 61.0, T0, 120, 7, (("(", 3), ("merges", 2)))
+        draft = Draft(
+            "bpe-encode",
+            "retype",
+            "def f(",
+            61.0,
+            later,
+            keystrokes=130,
+            typing_keystrokes=120,
+            typing_errors=7,
+            costly_keys=(("(", 3), ("merges", 2)),
+            started_at=T0,
+            submissions=2,
+        )
         with store.write() as w:
             w.put_start(start)
             w.save_draft(draft)

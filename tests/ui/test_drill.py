@@ -536,3 +536,32 @@ async def test_typing_while_paused_resumes_and_keeps_the_keys(app: TokdrillApp, 
         assert timer.running and not screen.editor.read_only
         assert screen.editor.text == "def"
         assert timer.active_seconds() == pytest.approx(10.0)
+
+
+async def test_a_restored_draft_keeps_its_corrections_accuracy_and_the_clock_at_leaving(
+    app: TokdrillApp, backend: Backend, clock: FixedClock
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        await pilot.press(*"dex", "backspace", *"f byt")  # one typo, fixed
+        await pilot.pause()
+        typed = screen.typing_figures()
+        assert typed is not None and typed.corrected_errors == 1 and typed.accuracy < 1
+        await submit(app, pilot)  # wrong: the draft is saved as the clock stands now
+        clock.advance(seconds=90)  # then ninety more seconds of thinking
+        left_at = screen.timer.active_seconds()
+        await pilot.press("escape")
+        await pilot.pause()
+        draft = backend.draft(DRILL, "retype")
+        assert draft is not None and draft.elapsed_seconds == pytest.approx(left_at) and draft.submissions == 1
+        app.start_drill(DRILL, "retype")
+        await pilot.pause()
+        assert isinstance(app.screen, RestoreDraft)
+        await pilot.press("y")
+        await pilot.pause()
+        again = app.screen
+        assert isinstance(again, DrillScreen) and again is not screen
+        restored = again.typing_figures()
+        assert restored is not None
+        assert (restored.corrected_errors, restored.accuracy) == (typed.corrected_errors, typed.accuracy)
+        assert again.timer.active_seconds() == pytest.approx(left_at) and again.submissions == 1

@@ -9,7 +9,8 @@ that into a notice, a command into a message.
 
 The rules: an attempt is one start to its first pass, or a give-up, or a start abandoned by the
 next one (:mod:`tokdrill.practice.own_editor` for the CLI; in the app the drill screen's session
-is the start). A give-up is recorded as attempted and not passed, without typing figures. A
+is the start, and a draft keeps it: restoring the draft goes on with it, discarding a draft that
+was submitted records it as not passed). A give-up is recorded as attempted and not passed, without typing figures. A
 failed check blames only what failed (:mod:`tokdrill.practice.blame`), and the same source
 graded twice in a row is logged once.
 """
@@ -308,3 +309,22 @@ class Practice:
     def discard_draft(self, drill_id: str, mode: Mode) -> None:
         """Forget the draft of (drill, mode)."""
         self.progress.discard_draft(drill_id, mode)
+
+    def abandon(self, drill: Drill, mode: Mode) -> Recorded | None:
+        """Discard the draft of (drill, mode); a session that was submitted and never passed
+        is recorded as an attempt not passed (an abandoned start), timed by the draft's clock."""
+        draft = self.progress.draft(drill.id, mode)
+        self.progress.discard_draft(drill.id, mode)
+        if draft is None or not draft.submissions or draft.started_at is None:
+            return None
+        attempt = Attempt(
+            drill_id=drill.id,
+            mode=mode,
+            started_at=draft.started_at,
+            ended_at=draft.saved_at,
+            active_seconds=draft.elapsed_seconds,
+            target_seconds=drill.target_seconds,
+            passed=False,
+            submissions=draft.submissions,
+        )
+        return self._record(attempt)

@@ -309,11 +309,16 @@ class DraftRecord(Struct, forbid_unknown_fields=True):
     elapsed_seconds: Seconds
     saved_at: TimeText
     keystrokes: Count | None = None
+    typing_keystrokes: Count | None = None
     typing_errors: Count | None = None
     costly_keys: Annotated[list[CostlyKey], Meta(max_length=COSTLY_KEYS_MAX)] | None = None
+    started_at: TimeText | None = None
+    submissions: Count | None = None
 
     def __post_init__(self) -> None:
         check_time(self.saved_at, "saved_at")
+        if self.started_at is not None:
+            check_time(self.started_at, "started_at")
 
     def to_record(self) -> Draft:
         return Draft(
@@ -323,8 +328,11 @@ class DraftRecord(Struct, forbid_unknown_fields=True):
             self.elapsed_seconds,
             check_time(self.saved_at, "saved_at"),
             self.keystrokes,
+            self.typing_keystrokes,
             self.typing_errors,
             None if self.costly_keys is None else tuple((t, n) for t, n in self.costly_keys),
+            None if self.started_at is None else check_time(self.started_at, "started_at"),
+            self.submissions,
         )
 
     @classmethod
@@ -337,8 +345,11 @@ class DraftRecord(Struct, forbid_unknown_fields=True):
             "elapsed_seconds": d.elapsed_seconds,
             "saved_at": to_iso(d.saved_at),
             "keystrokes": d.keystrokes,
+            "typing_keystrokes": d.typing_keystrokes,
             "typing_errors": d.typing_errors,
             "costly_keys": None if d.costly_keys is None else [list(pair) for pair in d.costly_keys],
+            "started_at": None if d.started_at is None else to_iso(d.started_at),
+            "submissions": d.submissions,
         }
         return validated(cls, values, f"draft of {d.drill_id!r}")
 

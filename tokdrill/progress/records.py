@@ -121,9 +121,12 @@ class Review:
 @dataclass(frozen=True)
 class Draft:
     """The editor text of an unfinished drill, per drill and mode, with its active time so far
-    (at the moment the drill was left) and, in retype mode, the typing counted so far: every
-    keystroke, the wrong ones among them (fixed or not) and the reference tokens they hit, so a
-    restored draft goes on with the same accuracy and corrections."""
+    (at the moment the drill was left), its edits so far (``keystrokes``) and, in retype mode,
+    the typing counted so far: the keys typed, the wrong ones among them (fixed or not) and the
+    reference tokens they hit, so a restored draft goes on with the same accuracy and
+    corrections; and the session it belongs to
+    (when it started, how many submissions failed so far), so a restored draft goes on with the
+    same attempt and a discarded one that was submitted is recorded as not passed."""
 
     drill_id: str
     mode: Mode
@@ -131,8 +134,11 @@ class Draft:
     elapsed_seconds: float
     saved_at: datetime
     keystrokes: int | None = None
+    typing_keystrokes: int | None = None
     typing_errors: int | None = None
     costly_keys: tuple[tuple[str, int], ...] | None = None
+    started_at: datetime | None = None
+    submissions: int | None = None
 
 
 @dataclass(frozen=True)

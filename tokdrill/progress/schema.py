@@ -18,7 +18,8 @@ Version history
   chart reads the newest of them).
 * 5 -> 6: ``starts`` gain ``checked_at``, ``source_hash`` and ``passed_at`` (a start's attempt
   ends at its first pass; the same source is logged once); ``drafts`` gain the typing counted
-  before leaving (``keystrokes``, ``typing_errors``, ``costly_keys``).
+  before leaving (``keystrokes``, ``typing_keystrokes``, ``typing_errors``, ``costly_keys``) and their session
+  (``started_at``, ``submissions``).
 
 Each step runs inside the caller's write transaction together with the version bump, so a
 crash mid-migration leaves the previous version intact. Never edit a released step: add one.
@@ -241,8 +242,11 @@ def _v6(conn: sqlite3.Connection) -> None:
         "ALTER TABLE starts ADD COLUMN source_hash TEXT",
         "ALTER TABLE starts ADD COLUMN passed_at TEXT",
         "ALTER TABLE drafts ADD COLUMN keystrokes INTEGER CHECK (keystrokes >= 0)",
+        "ALTER TABLE drafts ADD COLUMN typing_keystrokes INTEGER CHECK (typing_keystrokes >= 0)",
         "ALTER TABLE drafts ADD COLUMN typing_errors INTEGER CHECK (typing_errors >= 0)",
         "ALTER TABLE drafts ADD COLUMN costly_keys TEXT",
+        "ALTER TABLE drafts ADD COLUMN started_at TEXT",
+        "ALTER TABLE drafts ADD COLUMN submissions INTEGER CHECK (submissions >= 0)",
     ):
         conn.execute(statement)
 

@@ -93,6 +93,7 @@ class DrillScreen(Screen[None]):
         self.last_progress: RetypeProgress | None = None
         self.last_verdict: Verdict | None = None
         self.started_at = backend.clock.now()
+        self._resumed = False  # a restored draft's session goes on (its start and submissions)
         self._loading = 0  # Changed messages still to come from programmatic loads
         self._was_running = False
 
@@ -155,12 +156,15 @@ class DrillScreen(Screen[None]):
             self.editor.load_text(draft.text)
             self.editor.move_cursor(self.editor.document.end)
             self.timer.bank(draft.elapsed_seconds)
+            self.submissions = draft.submissions or 0
+            self.started_at = draft.started_at or self.started_at
+            self._resumed = draft.started_at is not None
             if draft.keystrokes is not None:
                 self.keystrokes = draft.keystrokes
-            if self.meter is not None and draft.keystrokes is not None:
-                self.meter.resume(draft.keystrokes, draft.typing_errors or 0, draft.costly_keys or ())
-        else:
-            self.backend.discard_draft(self.drill.id, self.mode)
+            if self.meter is not None and draft.typing_keystrokes is not None:
+                self.meter.resume(draft.typing_keystrokes, draft.typing_errors or 0, draft.costly_keys or ())
+        elif self.backend.abandon_draft(self.drill, self.mode) is not None:
+            self.notify("Your earlier session was submitted and never passed: recorded as not passed.", timeout=4)
         self.dirty = False
         self.on_edit()
         self.editor.focus()
@@ -172,7 +176,8 @@ class DrillScreen(Screen[None]):
             self._loading -= 1
             return
         if self.timer.waiting and not self.finished:
-            self.started_at = self.backend.clock.now()
+            if not self._resumed:
+                self.started_at = self.backend.clock.now()
             self.timer.start()
             self.prepare_grading()  # while the user types: the first ctrl+s then waits for no collection
         self.keystrokes += 1
@@ -476,8 +481,11 @@ class DrillScreen(Screen[None]):
             self.editor.text,
             self.timer.active_seconds(),
             keystrokes=self.keystrokes,
+            typing_keystrokes=None if meter is None else meter.keystrokes,
             typing_errors=None if meter is None else meter.errors,
             costly_keys=None if meter is None else tuple(meter.costs.most_common(COSTLY_KEYS_KEPT)),
+            started_at=self.started_at if self._resumed or not self.timer.waiting else None,
+            submissions=self.submissions,
         )
         self.dirty = False
 
