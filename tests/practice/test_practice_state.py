@@ -2,8 +2,8 @@
 
 A hypothesis state machine drives the practice service (the app through its Backend, the CLI
 through a service opened and closed per command, as a separate process would) with verdicts it
-builds itself (grading is tested elsewhere), over a store in a temporary folder and a clock it
-moves both ways. After every step: Today, the Stats screen and ``tokdrill stats --json`` (read
+builds itself (grading is tested elsewhere), including sessions left and discarded, over a store
+in a temporary folder and a clock it moves both ways. After every step: Today, the Stats screen and ``tokdrill stats --json`` (read
 from the file the way the command reads it) count the same due items; each drill's tries and
 passes equal what the model expects (one attempt per start at most); no give-up is a typing
 point; no concept is logged that no failed check blamed; and a reopen loses nothing.
@@ -195,6 +195,21 @@ class PracticeMachine(RuleBasedStateMachine):
         self.app_logged.pop(drill_id, None)
         self.attempts[drill_id] += 1
         assert summary.rating == "Again"
+
+    @rule(drill_id=st.sampled_from(DRILLS), seconds=st.floats(1, 3000))
+    def app_leave_then_discard(self, drill_id: str, seconds: float) -> None:
+        """Leave a drill session (its draft keeps it), then open the drill again and discard the
+        draft: a session that was submitted is an attempt not passed, one never submitted none."""
+        self.clock.advance(seconds=1)
+        submissions = self.sessions.pop(drill_id, 0)
+        self.app_logged.pop(drill_id, None)
+        started = self.clock.now() - timedelta(seconds=seconds)
+        self.backend.save_draft(drill_id, "recall", "def f(", seconds, started_at=started, submissions=submissions)
+        summary = self.backend.abandon_draft(self.drill(drill_id), "recall")
+        assert (summary is not None) == (submissions > 0)
+        if summary is not None:
+            self.attempts[drill_id] += 1
+        assert self.backend.draft(drill_id, "recall") is None
 
     @rule(
         drill_id=st.sampled_from(DRILLS),
