@@ -23,10 +23,9 @@ def run(args: argparse.Namespace) -> int:
     refused, 2 for an unknown key or a usage mistake."""
     import json
 
-    from tokdrill import locations
+    from tokdrill.cli.check_cmd import open_practice
     from tokdrill.progress import settings as keys
     from tokdrill.progress.errors import StoreError
-    from tokdrill.progress.store import Store
 
     key: str | None = args.key
     if key is not None and key not in keys.VALIDATORS:
@@ -43,15 +42,23 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"tokdrill config: {key}: {exc}", file=sys.stderr)
             return 1
-    path = locations.database_path(getattr(args, "data_dir", None))
+    practice = open_practice(args, "config")  # a change is a write like any other: queued, journalled
     try:
-        with Store.open(path) as store:
-            if key is not None and (args.value is not None or args.reset):
-                store.set_setting(key, keys.DEFAULTS[key] if args.reset else value)
-            names = sorted(keys.VALIDATORS) if key is None else [key]
-            current = {name: store.get_setting(name) for name in names}
+        if key is not None and (args.value is not None or args.reset):
+            practice.progress.set_setting(key, keys.DEFAULTS[key] if args.reset else value)
+        names = sorted(keys.VALIDATORS) if key is None else [key]
+        current = {name: practice.progress.setting(name) for name in names}
     except StoreError as exc:
         print(f"tokdrill config: {exc}\n{exc.advice}", file=sys.stderr)
+        practice.close()
+        return 1
+    status = practice.close()
+    if status.state != "saved":
+        from tokdrill.grading.report import printable
+
+        kept = "" if status.journal is None else f"; kept in {printable(str(status.journal))}"
+        where = f"{kept} and saved by the next tokdrill run" if kept else ""
+        print(f"tokdrill config: not saved yet: {status.message}{where}", file=sys.stderr)
         return 1
     if args.json:
         doc: object = current if key is None else {"key": key, "value": current[key]}
