@@ -1,9 +1,9 @@
-"""The one door the app (and the commands that record practice) use into the core: content,
-progress store, scheduler, grader and clock.
+"""The app's one door into the core: content, the practice service, grader and clock.
 
-Everything here is a thin call into ``tokdrill.content``, ``tokdrill.progress``,
-``tokdrill.scheduling`` and ``tokdrill.grading`` (the same functions the CLI uses), plus small
-view records that the screens render. No Textual imports: this module is testable on its own.
+Everything here is a thin, typed call into ``tokdrill.content``, ``tokdrill.practice`` (the
+service the CLI calls too: starts, attempts, drafts, the mistake log, what is due, stats, mock
+rounds) and ``tokdrill.grading``, plus small view records of data. The words the screens show
+are the UI's (``tokdrill.ui``). No Textual imports: this module is testable on its own.
 
 Threading: :meth:`Backend.grade` runs in a Textual worker thread; every other method is called
 from the UI thread and returns without waiting for the database: writes are queued
