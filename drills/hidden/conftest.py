@@ -1,8 +1,11 @@
 """Fixtures and markers every hidden test receives.
 
-Every hidden test names the concept(s) it checks with ``@pytest.mark.concept("merge-order")``; the
-ids come from the concept vocabulary (``questions/concepts.yaml``), and a failed test's concepts
-tell the user what to review.
+Every hidden test names the concept(s) it checks with ``@pytest.mark.concept("merge-order")``, its
+main concept first; the ids come from the concept vocabulary (``questions/concepts.yaml``). A test
+whose checks also depend on another concept (a test of unchanged inputs that compares the output
+too) names that one as well. A failed test tells the user what to review through the concepts it
+blames (``tokdrill.practice.blame``): its own when it checks one, else those a failed test
+dedicated to them convicts, or no passing dedicated test clears.
 
 ``impl`` is the implementation under test: the user's submission when the grader registered
 one (plugin ``tokdrill-submission``), else the project's own ``reference_impl``. ``ref`` is

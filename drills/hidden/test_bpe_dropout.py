@@ -145,7 +145,7 @@ def test_p_one_still_draws_once_per_candidate(impl, returns):
     )
 
 
-@pytest.mark.concept("merge-no-overlap")
+@pytest.mark.concept("merge-no-overlap", "dropout-draws")
 def test_overlapping_survivors_merge_left_to_right(impl, returns):
     rng = RecordingRng([0.9, 0.9, 0.9, 0.9])
     got = dropout(impl, returns, ("a", "a", "a"), {("a", "a"): 0}, 0.1, rng)
@@ -155,7 +155,7 @@ def test_overlapping_survivors_merge_left_to_right(impl, returns):
     assert got == ("a", "aa"), f"draws [0.0, 0.9, 0.0] at p=0.1, first (a, a) dropped: expected ('a', 'aa'), got {got}"
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "dropout-draws")
 def test_the_callers_ranks_are_unchanged_after_dropping_and_merging(impl, returns):
     # Dropping a candidate is for this step only: an encoder that deletes dropped (or merged)
     # pairs from the caller's ranks changes this word's later steps and every later word.

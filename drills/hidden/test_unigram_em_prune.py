@@ -120,7 +120,7 @@ def test_em_step_on_an_empty_corpus_keeps_only_the_single_characters(impl, retur
     )
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "em-counts")
 def test_em_step_leaves_its_arguments_unchanged(impl, returns):
     # The hand corpus has unused pieces (ca, zz) and an unsegmentable word (abx): writing -inf or
     # defaults into log_probs, dropping words from word_freqs, or updating log_probs in place all show.
@@ -248,7 +248,7 @@ def test_prune_rounds_the_kept_count_down(impl, returns):
     assert len(multi) == 1, f"int(3 * 0.5) = 1 multi-character piece kept, got {multi}"
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "keep-single-characters")
 def test_prune_leaves_its_arguments_unchanged(impl, returns):
     # keep_fraction 0.5 drops xy and abc: deleting them from the caller's log_probs (or removing
     # each piece to measure its loss without putting it back) shows.

@@ -52,7 +52,7 @@ def test_word_in_vocabulary_is_a_single_piece(impl, returns):
     expect_pieces(tok, returns, "hug", ["hug"])
 
 
-@pytest.mark.concept("empty-inputs")
+@pytest.mark.concept("empty-inputs", "continuation-prefix")
 def test_single_character_word(impl, returns):
     tok = make_tokenizer(impl, [UNK, "a", "##a"])
     expect_pieces(tok, returns, "a", ["a"])
@@ -164,7 +164,7 @@ def test_long_word_has_no_length_limit(impl, returns):
     expect_pieces(tok, returns, word, ["a"] + ["##aaa"] * 70)
 
 
-@pytest.mark.concept("whole-word-unk", "pre-tokenization")
+@pytest.mark.concept("whole-word-unk", "pre-tokenization", "continuation-prefix")
 def test_tokenize_splits_on_whitespace_and_unks_words_independently(impl, returns):
     tok = make_tokenizer(impl, [UNK, "hug", "##s", "pun", "b", "##un"])
     got = returns(tok.tokenize("hugs  zzz\tbun pun\n"), list, "tokenize('hugs  zzz\\tbun pun\\n')")
@@ -172,7 +172,7 @@ def test_tokenize_splits_on_whitespace_and_unks_words_independently(impl, return
     assert got == expected, f"tokenize: expected {expected}, got {got}"
 
 
-@pytest.mark.concept("round-trip")
+@pytest.mark.concept("round-trip", "continuation-prefix")
 def test_encode_and_decode_use_the_pieces(impl, returns):
     tokens = [UNK, "hug", "##s", "b", "##un"]
     tok = make_tokenizer(impl, tokens)

@@ -1,6 +1,6 @@
 """Classic mistakes blame their own concept and at most one other: the wrong samples of the
 hidden tests (``tests/reference_impl/submissions``) graded as the app grades them, for the
-drills whose mistakes the mistake log used to over-blame."""
+drills whose concept tags were set against their samples."""
 
 from __future__ import annotations
 
@@ -18,7 +18,17 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "reference_impl"))
 from sample_grading import discover, drill_spec, grade  # noqa: E402
 
-DRILLS = ("bpe-encode", "viterbi-segment")
+DRILLS = (
+    "bpe-dropout",
+    "bpe-encode",
+    "byte-fallback",
+    "bytes-to-unicode",
+    "token-healing",
+    "tokenizer-metrics",
+    "unigram-em-prune",
+    "viterbi-segment",
+    "wordpiece-tokenize-word",
+)
 
 
 def tags(drill_id: str) -> dict[str, tuple[str, ...]]:
