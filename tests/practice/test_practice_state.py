@@ -293,6 +293,11 @@ class PracticeMachine(RuleBasedStateMachine):
         assert logged <= self.blamable
         assert {m.concept for m in self.backend.mistakes()} == {c for _, c in logged}
 
+    @invariant()
+    def discarded_drafts_stay_discarded(self) -> None:
+        store = self.backend.store  # every queued write applied
+        assert all(store.draft(drill_id, "recall") is None for drill_id in DRILLS)
+
     @precondition(lambda self: bool(self.drafts))
     @invariant()
     def drafts_keep_their_figures(self) -> None:

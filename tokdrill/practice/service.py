@@ -29,7 +29,7 @@ from tokdrill.content.model import Drill, Library
 from tokdrill.grading.verdict import Verdict
 from tokdrill.practice import own_editor
 from tokdrill.practice.blame import blamed_concepts, concept_results
-from tokdrill.practice.due import DueCounts, due_counts, due_queue
+from tokdrill.practice.due import due_queue
 from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.practice.mistakes import Mistake, mistakes
 from tokdrill.practice.mock import DrillHistory, MockPlan, plan_round
@@ -135,10 +135,6 @@ class Practice:
         """What to practise now, in order (:func:`tokdrill.practice.due.due_queue`)."""
         return due_queue(self.planner(), self.catalog, extra_new)
 
-    def due_counts(self) -> DueCounts:
-        """How many cards and drills are due now: the number Today, Stats and the CLI show."""
-        return due_counts(self.due())
-
     def stats(self) -> Stats:
         """Everything the Stats screen and ``tokdrill stats`` show."""
         return compute_stats(self.progress.reader, self.catalog, self.clock, self.planner())
@@ -182,7 +178,8 @@ class Practice:
         return None if start is None else start.source_hash
 
     def check(self, drill: Drill, verdict: Verdict, source: str, path: str) -> CheckRecord:
-        """Record one ``tokdrill check`` (see :mod:`tokdrill.practice.own_editor`)."""
+        """Record one ``tokdrill check`` (see :mod:`tokdrill.practice.own_editor`); a verdict
+        of tokdrill's own failure records nothing, like an unchanged source."""
         now = self.clock.now()
         tests = tuple(TestOutcome.from_result(t) for t in verdict.tests)
         blamed = blamed_concepts(tests)
@@ -306,15 +303,17 @@ class Practice:
         """The newest draft of (drill, mode), a queued one included."""
         return self.progress.draft(drill_id, mode)
 
-    def discard_draft(self, drill_id: str, mode: Mode) -> None:
-        """Forget the draft of (drill, mode)."""
-        self.progress.discard_draft(drill_id, mode)
+    def discard_draft(self, drill_id: str, mode: Mode) -> Draft | None:
+        """Forget the draft of (drill, mode), however it was stamped; returns it."""
+        draft = self.progress.draft(drill_id, mode)
+        now = self.clock.now()
+        self.progress.discard_draft(drill_id, mode, now if draft is None else max(now, draft.saved_at))
+        return draft
 
     def abandon(self, drill: Drill, mode: Mode) -> Recorded | None:
         """Discard the draft of (drill, mode); a session that was submitted and never passed
         is recorded as an attempt not passed (an abandoned start), timed by the draft's clock."""
-        draft = self.progress.draft(drill.id, mode)
-        self.progress.discard_draft(drill.id, mode)
+        draft = self.discard_draft(drill.id, mode)
         if draft is None or not draft.submissions or draft.started_at is None:
             return None
         attempt = Attempt(
