@@ -601,7 +601,7 @@ class Backend:
         pulled = tuple((i, self._title("card", i.item_id)) for i in queue.cards if i.pulled_by is not None)
         first = self.first_drill() if self._reader.count("attempts") == 0 else None
         interview = planner.interview_date()
-        readiness = planner.readiness(self._catalog) if interview else None
+        readiness = self.practice.readiness() if interview else None
         today = planner.calendar().day_of(now)
         first_run = self._reader.count("attempts") == 0 and self._reader.count("reviews") == 0
         weakest = tuple(self._title(r.kind, r.item_id) for r in readiness.weakest) if readiness else ()

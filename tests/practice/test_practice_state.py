@@ -273,6 +273,8 @@ class PracticeMachine(RuleBasedStateMachine):
         with Store.open_for_reading(self.path, clock=self.clock) as store:  # as `tokdrill stats --json` reads it
             command = compute_stats(store, self.backend.catalog, self.clock).to_json()
         assert today.due == stats.due
+        assert today.readiness == (None if stats.readiness is None else stats.readiness.overall)
+        assert command["readiness"] == (None if stats.readiness is None else stats.readiness.to_json())
         assert command["due_now"] == stats.due.to_json()
         for drill_id in DRILLS:
             row = next(d for d in stats.drills if d.drill_id == drill_id)

@@ -40,6 +40,7 @@ from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.scheduling.catalog import Catalog, catalog_from_library
 from tokdrill.scheduling.planner import AttemptPreview, DueQueue, Planner
 from tokdrill.scheduling.ratings import drill_rating
+from tokdrill.scheduling.readiness import Readiness
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,11 @@ class Practice:
     def due(self, extra_new: int = 0) -> DueQueue:
         """What to practise now, in order (:func:`tokdrill.practice.due.due_queue`)."""
         return due_queue(self.planner(), self.catalog, extra_new)
+
+    def readiness(self) -> Readiness | None:
+        """Readiness by the interview date (None without one, or once it has passed): the same
+        figure Today, the Stats screen and ``tokdrill stats`` show."""
+        return self.planner().readiness(self.catalog)
 
     def stats(self) -> Stats:
         """Everything the Stats screen and ``tokdrill stats`` show."""
