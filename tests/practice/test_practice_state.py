@@ -11,12 +11,12 @@ point; no concept is logged that no failed check blamed; and a reopen loses noth
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -308,9 +308,9 @@ class PracticeMachine(RuleBasedStateMachine):
 
 
 PracticeMachine.TestCase.settings = settings(
-    max_examples=int(os.environ.get("PRACTICE_EXAMPLES", "200")),
+    max_examples=200,
     stateful_step_count=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-TestPracticeMachine = PracticeMachine.TestCase
+TestPracticeMachine = pytest.mark.slow(PracticeMachine.TestCase)  # 200 examples: 15-30 s
