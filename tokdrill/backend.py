@@ -30,7 +30,7 @@ from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.practice.mistakes import Mistake
 from tokdrill.practice.mock import MockPlan
 from tokdrill.practice.series import ChartSeries
-from tokdrill.practice.service import Practice, Recorded, TypingRecord
+from tokdrill.practice.service import TYPING_HISTORY, Practice, Recorded, TypingPoint, TypingRecord
 from tokdrill.practice.stats import ACTIVITY_DAYS, Stats
 from tokdrill.progress import settings as setting_keys
 from tokdrill.progress.records import (
@@ -85,18 +85,6 @@ class AttemptSummary:
 
 
 @dataclass(frozen=True)
-class TypingPoint:
-    """One retype attempt's typing figures (for the Stats screen's typing trend)."""
-
-    drill_id: str
-    ended_at: datetime
-    wpm: float
-    accuracy: float | None
-    corrected_errors: int | None
-    costly_keys: tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True)
 class MockAnswerView:
     """One answer on a mock round's scorecard: the question asked, what was typed, the key
     points covered and missed (main answers), and the model answer (follow-ups)."""
@@ -133,9 +121,6 @@ class MockScorecard:
 
 STUDY_MORE_STEP = 10
 """New cards "study more" adds when the daily setting is 0."""
-
-TYPING_HISTORY = 30
-"""How many recent retype attempts the typing trend covers."""
 
 PULLED_CARDS_SHOWN = 5
 """At most this many cards pulled by failed tests are listed one by one on Today."""
@@ -725,38 +710,17 @@ class Backend:
     def charts(self, drill_id: str | None = None, deck_id: str | None = None) -> ChartSeries:
         """The series of the Stats screen's charts, the same as ``tokdrill stats --plot`` draws
         (tokdrill.practice.series); the drill and deck default to the ones practised last."""
-        from tokdrill.practice.series import chart_series
-
-        return self.progress.guarded_view(
-            lambda: chart_series(self._reader, self._catalog, self._planner, drill_id, deck_id)
-        )
+        return self.progress.guarded_view(lambda: self.practice.charts(drill_id, deck_id))
 
     def chart_choices(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The drills and decks the charts step through: those with history, else all."""
-        from tokdrill.practice.series import chart_choices
-
-        return self.progress.guarded_view(lambda: chart_choices(self._reader, self._catalog))
+        return self.progress.guarded_view(self.practice.chart_choices)
 
     def typing_history(self, limit: int = TYPING_HISTORY) -> list[TypingPoint]:
         """The typing figures of the newest ``limit`` retype attempts that have them, oldest first."""
-
-        def read() -> list[TypingPoint]:
-            points = [
-                TypingPoint(a.drill_id, a.ended_at, a.wpm, a.typing_accuracy, a.corrected_errors, a.costly_keys or ())
-                for a in self._reader.attempts(mode="retype", typed=True, limit=limit)
-                if a.wpm is not None
-            ]
-            return points[::-1]
-
         none: list[TypingPoint] = []
-        return self.progress.guarded(read, none)
+        return self.progress.guarded(lambda: self.practice.typing_history(limit), none)
 
     def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
         """Attempts + reviews per local day for the last ``days`` days, oldest first."""
-        from tokdrill.practice.stats import daily_activity
-
-        def read() -> list[tuple[date, int]]:
-            cal = self._planner.calendar()
-            return list(daily_activity(self._reader, cal, cal.day_of(self.clock.now()), days))
-
-        return self.progress.guarded_view(read)
+        return self.progress.guarded_view(lambda: self.practice.activity(days))

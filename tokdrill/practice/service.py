@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 
@@ -34,13 +34,30 @@ from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.practice.mistakes import Mistake, mistakes
 from tokdrill.practice.mock import DrillHistory, MockPlan, plan_round
 from tokdrill.practice.own_editor import CheckKind
-from tokdrill.practice.stats import Stats, compute_stats
+from tokdrill.practice.series import ChartSeries, chart_choices, chart_series
+from tokdrill.practice.stats import ACTIVITY_DAYS, Stats, compute_stats, daily_activity
 from tokdrill.progress.records import Attempt, Draft, Mode, Origin, Start, TestOutcome
 from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.scheduling.catalog import Catalog, catalog_from_library
 from tokdrill.scheduling.planner import AttemptPreview, DueQueue, Planner
 from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.readiness import Readiness
+
+
+@dataclass(frozen=True)
+class TypingPoint:
+    """One retype attempt's typing figures (for the Stats screen's typing trend)."""
+
+    drill_id: str
+    ended_at: datetime
+    wpm: float
+    accuracy: float | None
+    corrected_errors: int | None
+    costly_keys: tuple[tuple[str, int], ...]
+
+
+TYPING_HISTORY = 30
+"""How many recent retype attempts the typing trend covers."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +161,30 @@ class Practice:
     def stats(self) -> Stats:
         """Everything the Stats screen and ``tokdrill stats`` show."""
         return compute_stats(self.progress.reader, self.catalog, self.clock, self.planner())
+
+    def typing_history(self, limit: int = TYPING_HISTORY) -> list[TypingPoint]:
+        """The typing points of the newest ``limit`` passed retype attempts that measured them,
+        oldest first (a give-up never measures them)."""
+        points = [
+            TypingPoint(a.drill_id, a.ended_at, a.wpm, a.typing_accuracy, a.corrected_errors, a.costly_keys or ())
+            for a in self.progress.reader.attempts(mode="retype", typed=True, limit=limit)
+            if a.wpm is not None
+        ]
+        return points[::-1]
+
+    def activity(self, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
+        """Attempts + reviews per local day for the last ``days`` days, oldest first."""
+        calendar = self.planner().calendar()
+        return list(daily_activity(self.progress.reader, calendar, calendar.day_of(self.clock.now()), days))
+
+    def charts(self, drill_id: str | None = None, deck_id: str | None = None) -> ChartSeries:
+        """The series of the Stats charts (``tokdrill stats --plot`` draws the same); the drill
+        and deck default to the ones practised last."""
+        return chart_series(self.progress.reader, self.catalog, self.planner(), drill_id, deck_id)
+
+    def chart_choices(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The drills and decks the charts step through: those with history, else all."""
+        return chart_choices(self.progress.reader, self.catalog)
 
     def mistakes(self) -> list[Mistake]:
         """The mistake log."""

@@ -15,9 +15,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Sparkline, Static
 
-from tokdrill.backend import Backend, TypingPoint
+from tokdrill.backend import Backend
 from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
+from tokdrill.practice.service import TypingPoint
 from tokdrill.practice.stats import Stats
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural, shorten, sparkline
