@@ -189,7 +189,7 @@ def test_invalid_bytes_show_at_once_as_replacement_characters(impl):
     )
 
 
-@pytest.mark.concept("stream-finish")
+@pytest.mark.concept("stream-finish", "utf8-incomplete-tail")
 def test_finish_turns_an_unfinished_character_into_one_replacement(impl):
     check(impl, [b"ok\xe6\x97"], (), ["ok"], "\ufffd", False, "at the end, the held E6 97 is one U+FFFD")
     check(impl, [b"ok"], (), ["ok"], "", False, "nothing held: finish returns ''")
@@ -226,7 +226,7 @@ def test_possible_start_of_a_stop_string_is_held_then_released(impl):
     check(impl, [b"a#", b"#", b"x"], ["###"], ["a", "", "##x"], "", False, "'##' may begin '###' until 'x' arrives")
 
 
-@pytest.mark.concept("stream-finish")
+@pytest.mark.concept("stream-finish", "stop-strings")
 def test_finish_releases_held_text(impl):
     check(
         impl,
