@@ -143,7 +143,6 @@ class Backend:
         self._symbols_checked = False
         self._symbols_lock = threading.Lock()
         self.practice = Practice(library, progress, clock)
-        self._catalog: Catalog = self.practice.catalog
         self._extra_new: tuple[date | None, int] = (None, 0)
         # what open() loaded content from: the --content folders and --data-dir
         self._content_sources: tuple[list[str], str | os.PathLike[str] | None] | None = None
@@ -157,7 +156,7 @@ class Backend:
     @property
     def catalog(self) -> Catalog:
         """The content's ids and targets as the scheduler sees them."""
-        return self._catalog
+        return self.practice.catalog
 
     @property
     def _planner(self) -> Planner:
@@ -235,7 +234,7 @@ class Backend:
         old = {str(error) for error in self.library.errors}
         kept = [problem for problem in self.problems if problem not in old]
         self.library = library
-        self._catalog = catalog_from_library(library)
+        self.practice.use_library(library)
         self.problems = [str(error) for error in library.errors] + kept
 
     def close(self) -> StoreStatus:
@@ -503,7 +502,7 @@ class Backend:
 
         def read() -> bool:
             seen = self._reader.item_states("card")
-            return any(card_id not in seen for card_id in self._catalog.card_ids)
+            return any(card_id not in seen for card_id in self.practice.catalog.card_ids)
 
         return self.progress.guarded(read, False)
 
@@ -679,7 +678,7 @@ class Backend:
                 views.append(MockAnswerView(follow.question, answer, (), follow.answer))
         answered = {a.card_id for a in answers}
         for concept in dict.fromkeys(c for concepts in blamed_concepts(tests).values() for c in concepts):
-            for card_id in self._catalog.cards_teaching(concept):
+            for card_id in self.practice.catalog.cards_teaching(concept):
                 if card_id not in answered:
                     answered.add(card_id)
                     title = self._title("card", card_id)

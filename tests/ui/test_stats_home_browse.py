@@ -105,8 +105,8 @@ async def test_today_at_80x24_gives_up_next_its_rows_and_says_where_readiness_is
         top = next(i for i, line in enumerate(lines) if "Up next" in line)
         bottom = next(i for i in range(top + 1, len(lines)) if lines[i].lstrip().startswith("╰"))
         rows = lines[top + 1 : bottom]
-        assert len(rows) >= max(5, len(screen.today.queue))  # the welcome above too, on a first run
-        for number, item in enumerate(screen.today.queue):  # one row each, from the top
+        assert len(rows) >= max(5, len(screen.lines))  # the welcome above too, on a first run
+        for number, item in enumerate(screen.lines):  # one row each, from the top
             assert item.title in rows[number]
         await pilot.resize_terminal(120, 36)
         await pilot.pause()

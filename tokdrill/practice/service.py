@@ -132,6 +132,12 @@ class Practice:
         """The content's ids and targets as the scheduler sees them."""
         return catalog_from_library(self.library)
 
+    def use_library(self, library: Library) -> None:
+        """Practise ``library`` from now on (content reloaded while the app runs)."""
+        self._library = library
+        for cached in ("library", "catalog"):
+            self.__dict__.pop(cached, None)
+
     @classmethod
     def open(cls, library: Library | Callable[[], Library], database: Path, clock: Clock) -> tuple[Practice, list[str]]:
         """The service over the progress at ``database`` (opened however it is) and its problems."""
