@@ -47,6 +47,7 @@ def tags(drill_id: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
+@pytest.mark.slow  # each drill's samples graded in a child process: seconds each
 @pytest.mark.parametrize("drill_id", DRILLS)
 def test_each_wrong_sample_blames_its_concept_and_at_most_one_other(drill_id: str) -> None:
     samples = [s for s in discover() if s.kind == "wrong" and drill_id in s.drills]

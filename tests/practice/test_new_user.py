@@ -82,6 +82,7 @@ def test_a_greedy_viterbi_blames_the_search_alone(practice: Practice, clock: Fix
     assert [(m.concept, m.count) for m in practice.mistakes()] == [("viterbi-not-greedy", 1)]
 
 
+@pytest.mark.sandbox  # the real command grades in the sandbox
 def test_check_json_names_what_each_failed_test_blames(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An apply_merges that takes the highest rank first blames merge-order alone, though the
     test that checks the ranks are left unchanged fails too (its answer is wrong)."""
