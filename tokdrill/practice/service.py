@@ -367,6 +367,8 @@ class Practice:
         """Discard the draft of (drill, mode); a session that was submitted and never passed
         is recorded as an attempt not passed (an abandoned start), timed by the draft's clock."""
         draft = self.discard_draft(drill.id, mode)
+        with self._lock:  # the next session logs its submissions afresh
+            self._graded = {key: digest for key, digest in self._graded.items() if key[0] != drill.id}
         if draft is None or not draft.submissions or draft.started_at is None:
             return None
         attempt = Attempt(
