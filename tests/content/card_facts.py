@@ -2235,6 +2235,87 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# multimodal-tokens.yaml
+
+
+def grid(pixels: int, patch: int) -> int:
+    """Patches along one side of a square image."""
+    assert pixels % patch == 0
+    return pixels // patch
+
+
+FACTS += [
+    Fact(
+        "mm-patch-tokens",
+        "(336 / 14)^2 = {} x {} = {} positions per image",
+        lambda: (grid(336, 14), grid(336, 14), n(grid(336, 14) ** 2)),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-gemma3-image-tokens",
+        "With 14-pixel patches that is {} x {} = {} patch vectors, which an average pool over 4 x 4 blocks condenses to {} x {} = {} soft tokens",
+        lambda: (
+            grid(896, 14),
+            grid(896, 14),
+            n(grid(896, 14) ** 2),
+            grid(896, 14 * 4),
+            grid(896, 14 * 4),
+            grid(896, 14 * 4) ** 2,
+        ),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-dynamic-resolution",
+        "(224 / 14)^2 = {} patches, merged 4 to 1 into {} positions, plus the `<|vision_start|>` and `<|vision_end|>` markers: {},",
+        lambda: (grid(224, 14) ** 2, grid(224, 28) ** 2, grid(224, 28) ** 2 + 2),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-dynamic-resolution",
+        "a 1,344 x 896 screenshot is {} x {} = {} positions",
+        lambda: (grid(1344, 28), grid(896, 28), n(grid(1344, 28) * grid(896, 28))),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-discrete-image-tokens",
+        "encodes a 512 x 512 image as {} ids (a 32 x 32 grid)",
+        lambda: n(32 * 32),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-audio-tokens",
+        "at a 10 ms hop give {} frames; a convolutional stem with stride 2 halves them to {} encoder positions per 30 s, {} per second",
+        lambda: (n(round(30 / 0.01)), n(round(30 / 0.01) // 2), round(30 / 0.01) // 2 // 30),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-audio-tokens",
+        "with 1,024-entry codebooks ({} bits each), so 8 codebooks cost 75 x 8 x 10 = {} bits per second",
+        lambda: ((1024).bit_length() - 1, n(75 * 8 * 10)),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-audio-tokens",
+        "with 8 codebooks of 2,048 entries ({} bits): {} bits per second",
+        lambda: ((2048).bit_length() - 1, n(round(12.5 * 8 * 11))),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-audio-tokens",
+        "75 Hz with 8 codebooks flattened is {} ids per minute, 12.5 Hz is {} frames",
+        lambda: (n(75 * 8 * 60), n(round(12.5 * 60))),
+        "arithmetic",
+    ),
+    Fact(
+        "mm-context-budget",
+        "with 256 positions per frame (a Gemma 3-sized image), {} frames take {} positions",
+        lambda: (10 * 60, n(10 * 60 * 256)),
+        "arithmetic",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
