@@ -2727,6 +2727,116 @@ FACTS += [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# hf-decoding-gotchas.yaml
+
+
+def _cleanup(tokens: list[str], cleanup: bool) -> str:
+    from tokenizers import decoders
+
+    return str(decoders.WordPiece(cleanup=cleanup).decode(tokens))
+
+
+def _word_level() -> Any:
+    """A whitespace-split word-level tokenizer knowing ``a`` and ``b``."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0, "a": 1, "b": 2}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    return tok
+
+
+def _tool_offsets(strip: bool) -> list[str]:
+    """The character spans of ``a <tool> b``'s tokens when ``<tool>`` does or does not strip spaces."""
+    from tokenizers import AddedToken
+
+    tok = _word_level()
+    tok.add_special_tokens([AddedToken("<tool>", lstrip=strip, rstrip=strip)])
+    return [f"({a}, {b})" for a, b in tok.encode("a <tool> b").offsets]
+
+
+def _single_word_pieces(single_word: bool) -> int:
+    from tokenizers import AddedToken
+
+    tok = _word_level()
+    tok.add_tokens([AddedToken("ab", single_word=single_word)])
+    return len(tok.encode("ab xaby").tokens)
+
+
+def _skip_specials(skip: bool) -> str:
+    tok = _word_level()
+    tok.add_special_tokens(["<s>"])
+    return str(tok.decode(tok.encode("<s> a").ids, skip_special_tokens=skip))
+
+
+def _metaspace(*groups: list[str]) -> tuple[str, ...]:
+    from tokenizers import decoders
+
+    return tuple(str(decoders.Metaspace().decode(g)) for g in groups)
+
+
+def _byte_level() -> tuple[str, ...]:
+    from tokenizers import decoders, pre_tokenizers
+
+    split = [p for p, _ in pre_tokenizers.ByteLevel(add_prefix_space=False).pre_tokenize_str(" hello world")]
+    return (*split, str(decoders.ByteLevel().decode(split)))
+
+
+FACTS += [
+    Fact(
+        "hfdec-clean-up-spaces",
+        "the tokens `I do n't know .` decode to `{}`, which is the point",
+        lambda: _cleanup(["I", "do", "n't", "know", "."], cleanup=True),
+        "tokenizers decoders.WordPiece(cleanup=True)",
+    ),
+    Fact(
+        "hfdec-clean-up-spaces",
+        "`x = y . z` decodes to `{}` with cleanup and `{}` without",
+        lambda: tuple(_cleanup(["x", "=", "y", ".", "z"], cleanup=c) for c in (True, False)),
+        "tokenizers decoders.WordPiece with and without cleanup",
+    ),
+    Fact(
+        "hfdec-added-token-stripping",
+        "`a`, `<tool>`, `b` with offsets {}; with both on, the token's span becomes {}: the spaces",
+        lambda: (", ".join(_tool_offsets(False)), _tool_offsets(True)[1]),
+        "tokenizers AddedToken(lstrip, rstrip) on a word-level model",
+    ),
+    Fact(
+        "hfdec-added-token-stripping",
+        "with `single_word=False`, `ab` also matches inside `xaby`, giving {} pieces",
+        lambda: {4: "four"}.get(_single_word_pieces(False), "?"),
+        "tokenizers AddedToken(single_word=False)",
+    ),
+    Fact(
+        "hfdec-added-token-stripping",
+        "`ab xaby` yields `ab` and {} unknown word;",
+        lambda: {2: "one"}.get(_single_word_pieces(True), "?"),
+        "tokenizers AddedToken(single_word=True)",
+    ),
+    Fact(
+        "hfdec-skip-special-tokens",
+        "decodes the ids of `<s> a` to `{}`, and to `{}` only with `skip_special_tokens=False`",
+        lambda: (_skip_specials(True), _skip_specials(False)),
+        "tokenizers Tokenizer.decode",
+    ),
+    Fact(
+        "hfdec-piecewise-decode",
+        "`▁Hello`, `▁world` decode together to `{}`, but one at a time to `{}` and `{}`, which concatenate to `{}`;",
+        lambda: (
+            *_metaspace(["▁Hello", "▁world"], ["▁Hello"], ["▁world"]),
+            "".join(_metaspace(["▁Hello"], ["▁world"])),
+        ),
+        "tokenizers decoders.Metaspace",
+    ),
+    Fact(
+        "hfdec-raw-token-strings",
+        "turns ` hello world` into `{}` and `{}`, and the ByteLevel decoder maps them back to `{}`.",
+        _byte_level,
+        "tokenizers ByteLevel pre-tokenizer and decoder",
+    ),
+]
+
+
 def main() -> None:
     for f in FACTS:
         print(f"{f.card}\t{rendered(f)}\t[{f.how}]")
