@@ -38,3 +38,10 @@ def test_every_concept_a_shipped_hidden_test_checks_is_taught_by_a_shipped_card(
     untaught = sorted(checked - {concept for card in library.all_cards() for concept in card.concepts})
     assert untaught == [], f"concepts checked by hidden tests but taught by no card: {untaught}"
     assert checked <= set(library.concepts)
+
+
+def test_every_shipped_concept_is_taught_by_a_shipped_card() -> None:
+    library = load_library([])
+    taught = {concept for card in library.all_cards() for concept in card.concepts}
+    untaught = sorted(set(library.concepts) - taught)
+    assert untaught == [], f"concepts that no card teaches: {untaught}"
