@@ -1398,6 +1398,19 @@ FACTS += [
         "regex vs puretiktoken's independent o200k splitter",
     ),
     Fact(
+        "pretok-o200k-changes",
+        'split as in Llama 3: `"a\\n  "` is `{}` in o200k and `{}` in cl100k.',
+        lambda: (
+            tuple(
+                "|".join(p.replace("\n", "\\n") for p in split(nm, "a\n  "))
+                for nm, split in ((O2, src.puretiktoken_split), (CL, src.puretiktoken_split))
+            )
+            if src.split(O2, "a\n  ") == src.split("llama3", "a\n  ")
+            else ("?", "?")
+        ),
+        "puretiktoken's own o200k and cl100k splitters, and the Llama 3 pattern",
+    ),
+    Fact(
         "pretok-llama3-pattern",
         "On the {} awkward sample strings used by this project's tests",
         lambda: {10: "ten"}.get(len(src.SPLIT_SAMPLES), str(len(src.SPLIT_SAMPLES))),
