@@ -63,7 +63,7 @@ def test_return_types_are_the_documented_ones(impl, returns):
     decoded(tok, returns, encoded(tok, returns, "aa"))
 
 
-@pytest.mark.concept("byte-table")
+@pytest.mark.concept("byte-table", "merge-budget")
 def test_base_vocabulary_is_exactly_the_256_bytes(impl, returns, reference_cases):
     symbols = reference_cases(byte_symbols)
     tok = trained(impl, "some training text, some more text", 256)
@@ -83,7 +83,7 @@ def test_encode_without_merges_gives_the_utf8_bytes(impl, returns):
         assert got == list(text.encode("utf-8")), f"encode({text!r}): expected {list(text.encode('utf-8'))}, got {got}"
 
 
-@pytest.mark.concept("pre-tokenization", "tie-break")
+@pytest.mark.concept("pre-tokenization", "tie-break", "byte-table", "merge-budget")
 def test_training_on_a_small_corpus(impl, returns):
     tok = trained(impl, "hello hello hello world", 261)
     # chunks: "hello" x1, " hello" x2, " world" x1 (space shown as Ġ); ties go to the larger pair
@@ -126,7 +126,7 @@ def test_training_never_merges_across_chunks(impl, returns):
     assert len(tok.vocab) == 256, f"no merges, so the vocabulary is the 256 byte symbols: got {len(tok.vocab)} entries"
 
 
-@pytest.mark.concept("pre-tokenization")
+@pytest.mark.concept("pre-tokenization", "byte-table")
 def test_encoding_never_merges_across_chunks(impl, returns):
     cases = [
         # ("'", "s") is learned inside the chunk "'s", but "!'s" is cut into "!'" and "s".
@@ -167,14 +167,14 @@ def test_round_trip_of_random_code_points(impl, returns):
         )
 
 
-@pytest.mark.concept("utf8-boundaries")
+@pytest.mark.concept("utf8-boundaries", "byte-table")
 def test_decode_replaces_invalid_utf8(impl, returns):
     tok = trained(impl, "", 256)
     got = decoded(tok, returns, [0xE6, 0x97])  # first two bytes of a three-byte character
     assert got == "\ufffd", f"decode([0xE6, 0x97]): expected '\\ufffd', got {got!r}"
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "byte-table")
 def test_decode_leaves_the_callers_ids_unchanged(impl, returns):
     tok = trained(impl, "hello hello hello world", 261)
     ids = [259, 32, 119, 111, 114, 108, 100]
@@ -202,7 +202,7 @@ def random_corpus_cases(ref) -> list[dict[str, object]]:
     return cases
 
 
-@pytest.mark.concept("pre-tokenization", "merge-order", "round-trip")
+@pytest.mark.concept("pre-tokenization", "merge-order", "round-trip", "byte-table", "merge-budget")
 def test_matches_reference_on_random_corpora(impl, returns, reference_cases):
     for case, want in enumerate(reference_cases(random_corpus_cases)):
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]

@@ -81,7 +81,7 @@ def test_joins_build_on_earlier_joins(impl, returns):
     assert got == [3, 1], f"joins build on earlier joins: expected [3, 1] (abcd, ab), got {got}"
 
 
-@pytest.mark.concept("tie-break")
+@pytest.mark.concept("tie-break", "merge-order")
 def test_tie_between_equal_pairs_goes_to_the_leftmost(impl, returns):
     got = piece_ids(toy(impl, with_bytes({b"aa": 1})), returns, b"aaa")
     assert got == [1, 197], f"tie between equal pairs goes to the leftmost: expected [1, 197] (aa, a), got {got}"
@@ -143,7 +143,7 @@ def cl100k_piece_cases(ref) -> list[tuple[bytes, list[int]]]:
     return cases
 
 
-@pytest.mark.concept("merge-order", "tie-break")
+@pytest.mark.concept("merge-order", "tie-break", "utf8-boundaries")
 def test_cl100k_encode_piece_matches_reference_on_random_bytes(cl100k, returns, reference_cases):
     for case, (piece, expected) in enumerate(reference_cases(cl100k_piece_cases)):
         got = piece_ids(cl100k, returns, piece)
