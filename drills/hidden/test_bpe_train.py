@@ -203,7 +203,7 @@ def test_learn_merges_sennrich_example_with_marker_on_last_character(impl, retur
     )
 
 
-@pytest.mark.concept("merge-budget")
+@pytest.mark.concept("merge-budget", "frequency-weighted-counts", "tie-break")
 def test_learn_merges_sennrich_example_runs_until_pairs_are_exhausted(impl, returns):
     got = learned(impl, returns, dict(SENNRICH), 100)
     assert got == SENNRICH_MERGES, (
@@ -224,14 +224,14 @@ def test_learn_merges_breaks_count_ties_by_the_larger_pair(impl, returns):
         assert got == expected, f"learn_merges({word_freqs}, 2): expected {expected}, got {got}"
 
 
-@pytest.mark.concept("frequency-weighted-counts")
+@pytest.mark.concept("frequency-weighted-counts", "merge-budget")
 def test_learn_merges_weights_pairs_by_word_frequency(impl, returns):
     word_freqs = {("x", "y"): 10, ("c", "d", "e"): 1, ("c", "d", "f"): 1, ("c", "d", "g"): 1}
     got = learned(impl, returns, word_freqs, 1)
     assert got == [("x", "y")], f"(x, y) occurs 10 times, (c, d) 3 times: expected [('x', 'y')], got {got}"
 
 
-@pytest.mark.concept("frequency-weighted-counts")
+@pytest.mark.concept("frequency-weighted-counts", "merge-budget")
 def test_learn_merges_counts_repeated_pairs_inside_one_word(impl, returns):
     got = learned(impl, returns, {("a", "b", "a", "b"): 1, ("x", "y"): 1}, 1)
     assert got == [("a", "b")], f"(a, b) occurs twice, (x, y) once: expected [('a', 'b')], got {got}"
@@ -249,7 +249,7 @@ def test_learn_merges_recounts_after_each_merge(impl, returns):
         assert got == expected, f"learn_merges({word_freqs}, 10): expected {expected}, got {got}"
 
 
-@pytest.mark.concept("whole-symbol-match")
+@pytest.mark.concept("whole-symbol-match", "frequency-weighted-counts", "recount-after-merge")
 def test_learn_merges_never_joins_a_symbol_that_only_contains_the_pair(impl, returns):
     # After (c, a) one word is (ca, b); the next merge (a, b) must leave it alone, so (ca, b)
     # is still there to be learned third.
@@ -279,7 +279,9 @@ def test_learn_merges_returns_exactly_num_merges_when_pairs_remain(impl, returns
         )
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept(
+    "inputs-unchanged", "frequency-weighted-counts", "tie-break", "recount-after-merge", "merge-budget"
+)
 def test_learn_merges_and_count_pairs_leave_the_callers_dict_unchanged(impl, returns):
     # Five merges rewrite every word, so a trainer that rewrites the caller's dict in place (or
     # pops the old spelling of a word) leaves it visibly changed.
@@ -319,7 +321,7 @@ def test_learn_merges_matches_reference_on_random_corpora(impl, returns, referen
         )
 
 
-@pytest.mark.concept("frequency-weighted-counts")
+@pytest.mark.concept("frequency-weighted-counts", "merge-budget")
 def test_learn_merges_keeps_word_frequencies_after_a_merge(impl, returns):
     # (a, b) 5 goes first; afterwards (c, d) 3 must beat (e, f) 1 + 1. Frequencies that drift
     # during rewriting (each word +1, say) would make it 4 vs 4, a tie the larger (e, f) wins.
