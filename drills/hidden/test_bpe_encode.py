@@ -195,7 +195,7 @@ def apply_merges_cases(ref) -> list[tuple[dict[tuple[str, str], int], list[tuple
     return cases
 
 
-@pytest.mark.concept("merge-order")
+@pytest.mark.concept("merge-order", "whole-symbol-match")
 def test_apply_merges_matches_reference_on_random_trained_tables(impl, returns, reference_cases):
     for case, (ranks, words) in enumerate(reference_cases(apply_merges_cases)):
         for symbols, expected in words:

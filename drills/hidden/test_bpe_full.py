@@ -53,7 +53,7 @@ def test_encode_ids_follow_the_vocabulary_layout(impl, returns):
     assert got == [5, 3, 4], f"vocab <unk>=0 a=1 b=2 a</w>=3 b</w>=4 ab</w>=5: expected [5, 3, 4], got {got}"
 
 
-@pytest.mark.concept("unknown-token")
+@pytest.mark.concept("unknown-token", "end-of-word-marker")
 def test_encode_maps_unseen_characters_to_the_unknown_id(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
     unk = tok.vocab["<unk>"]
@@ -62,7 +62,7 @@ def test_encode_maps_unseen_characters_to_the_unknown_id(impl, returns):
     assert got == expected, f"encode maps unseen characters to the unknown id: expected {expected}, got {got}"
 
 
-@pytest.mark.concept("unknown-token")
+@pytest.mark.concept("unknown-token", "vocab-id-layout")
 def test_encode_uses_a_custom_unknown_token(impl, returns):
     tok = trained(impl, "ab", 5, unk_token="[?]")
     assert "[?]" in tok.vocab, (
@@ -72,7 +72,7 @@ def test_encode_uses_a_custom_unknown_token(impl, returns):
     assert got == [tok.vocab["[?]"]], f"encode uses a custom unknown token: expected [{tok.vocab['[?]']}], got {got}"
 
 
-@pytest.mark.concept("round-trip")
+@pytest.mark.concept("round-trip", "vocab-id-layout")
 def test_decode_turns_markers_into_spaces(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
     ids = [tok.vocab[t] for t in ["lo", "west</w>", "newest</w>"]]
@@ -80,7 +80,7 @@ def test_decode_turns_markers_into_spaces(impl, returns):
     assert got == "lowest newest", f"decode({ids}): expected 'lowest newest', got {got!r}"
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "vocab-id-layout")
 def test_decode_leaves_the_callers_ids_unchanged(impl, returns):
     # A decoder that pops ids off the front (or reverses the list to pop from the end) empties
     # the caller's list; the caller may still need it.
@@ -92,7 +92,7 @@ def test_decode_leaves_the_callers_ids_unchanged(impl, returns):
     assert ids == before, f"decode changed the caller's list of ids: expected {before}, got {ids}"
 
 
-@pytest.mark.concept("round-trip")
+@pytest.mark.concept("round-trip", "end-of-word-marker")
 def test_round_trip_of_seen_and_unseen_words(impl, returns):
     tok = trained(impl, SENNRICH_CORPUS, 1000)
     for text in ["low lower newest widest", "lowest", "wider  slowest\tnew", "s t w"]:
@@ -101,7 +101,7 @@ def test_round_trip_of_seen_and_unseen_words(impl, returns):
         assert got == expected, f"decode(encode({text!r})): expected {expected!r}, got {got!r}"
 
 
-@pytest.mark.concept("round-trip", "end-of-word-marker")
+@pytest.mark.concept("round-trip")
 def test_round_trip_with_a_custom_marker(impl, returns):
     tok = trained(impl, "hello hello help", 100, end_of_word="|")
     got = decoded(tok, returns, tok.encode("help hello"))
@@ -134,7 +134,7 @@ def pipeline_cases(ref) -> list[dict[str, object]]:
     return cases
 
 
-@pytest.mark.concept("merge-order", "round-trip")
+@pytest.mark.concept("merge-order", "tie-break", "round-trip")
 def test_pipeline_matches_reference_on_random_corpora(impl, returns, reference_cases):
     for case, want in enumerate(reference_cases(pipeline_cases)):
         corpus, vocab_size, text = want["corpus"], want["vocab_size"], want["text"]
