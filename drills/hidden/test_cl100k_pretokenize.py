@@ -34,7 +34,7 @@ def test_words_keep_their_leading_space(impl):
     check(impl, "Hello world", ["Hello", " world"], "a word carries the space before it")
 
 
-@pytest.mark.concept("cl100k-word-prefix")
+@pytest.mark.concept("cl100k-word-prefix", "whitespace-runs")
 def test_a_word_takes_one_leading_symbol_not_only_a_space(impl):
     check(
         impl,
@@ -147,7 +147,7 @@ def test_letters_and_numbers_are_unicode_categories(impl):
     check(impl, "Ünïcödé ÀB", ["Ünïcödé", " ÀB"], "accented capitals are letters")
 
 
-@pytest.mark.concept("unicode-categories")
+@pytest.mark.concept("unicode-categories", "whitespace-runs")
 def test_whitespace_is_the_unicode_white_space_property(impl):
     check(
         impl,
@@ -237,7 +237,7 @@ def test_random_texts_match_tiktoken(impl, reference_cases):
         )
 
 
-@pytest.mark.concept("cl100k-word-prefix")
+@pytest.mark.concept("cl100k-word-prefix", "digit-groups")
 def test_pieces_of_real_prose_and_code(impl):
     text = (
         "The café's owner said: \"We've sold 1,234 croissants since 2019!\"\n\n"
