@@ -142,7 +142,7 @@ def test_empty_piece_gives_an_empty_list_and_one_byte_its_rank(impl):
     assert got == [197], f"a one-byte piece: expected [197], got {got}"
 
 
-@pytest.mark.concept("merge-order", "return-types")
+@pytest.mark.concept("merge-order")
 def test_lowest_rank_joins_first(impl):
     got = encode(impl, b"abc", toy({b"bc": 1, b"ab": 2}))
     assert got == [197, 1], f"b'bc' (rank 1) beats b'ab' (rank 2): expected [197, 1] (a, bc), got {got}"
@@ -159,7 +159,7 @@ def test_tie_goes_to_the_leftmost_pair(impl):
     assert got == [1, 1, 197], f"tie goes to the leftmost pair: expected [1, 1, 197] (aa, aa, a), got {got}"
 
 
-@pytest.mark.concept("recount-after-merge")
+@pytest.mark.concept("recount-after-merge", "heap-stale-entries")
 def test_joins_happen_one_at_a_time(impl):
     # After the leftmost "ab" joins, "aba" (rank 5) beats the second "ab" (rank 10).
     got = encode(impl, b"abab", toy({b"ab": 10, b"aba": 5}))
@@ -208,7 +208,7 @@ def test_chain_of_joins_reaches_the_whole_piece(impl):
     assert got == [5], f"chain of joins reaches the whole piece: expected [5] (bc, then bcd, then abcd), got {got}"
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "heap-stale-entries")
 def test_ranks_are_not_modified(impl):
     ranks = toy({b"ab": 3, b"bc": 2, b"abc": 4, b"cd": 1})
     before = dict(ranks)
@@ -223,7 +223,7 @@ def test_ranks_are_not_modified(impl):
 # ---------------------------------------------------------------- differential and real-vocabulary
 
 
-@pytest.mark.concept("merge-order", "tie-break", "heap-stale-entries")
+@pytest.mark.concept("merge-order", "recount-after-merge", "tie-break", "join-neighbours")
 def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases):
     data = reference_cases(random_toy_cases)
     for number, (piece, ranks, expected) in enumerate(data["cases"]):
@@ -234,14 +234,14 @@ def test_random_toy_vocabularies_match_the_plain_algorithm(impl, reference_cases
         )
 
 
-@pytest.mark.concept("merge-order")
+@pytest.mark.concept("merge-order", "join-neighbours")
 def test_cl100k_known_ids(impl, cl100k):
     ranks = cl100k
     got = encode(impl, b"hello", ranks) + encode(impl, b" world", ranks)
     assert got == [15339, 1917], f"cl100k_base 'hello', ' world': expected [15339, 1917], got {got}"
 
 
-@pytest.mark.concept("merge-order", "pre-tokenization")
+@pytest.mark.concept("merge-order", "join-neighbours")
 def test_cl100k_text_matches_tiktoken(impl, reference_cases, cl100k):
     pieces, expected = reference_cases(cl100k_text_case)
     ranks = cl100k
@@ -261,7 +261,7 @@ def test_random_cl100k_pieces_match_the_plain_algorithm(impl, reference_cases, c
         )
 
 
-@pytest.mark.concept("bpe-complexity")
+@pytest.mark.concept("bpe-complexity", "heap-stale-entries")
 def test_long_piece_takes_n_log_n_time(impl, reference_cases, cpu_seconds, cl100k):
     piece, expected = reference_cases(long_piece_case)
     ranks = cl100k
