@@ -60,7 +60,7 @@ def test_start_vocabulary_is_unk_then_sorted_initial_symbols(impl):
     assert tok.vocab == {t: i for i, t in enumerate(expected)}, f"ids must be 0..n-1, got {tok.vocab}"
 
 
-@pytest.mark.concept("wordpiece-score")
+@pytest.mark.concept("wordpiece-score", "merge-budget")
 def test_rare_pair_that_always_cooccurs_beats_a_frequent_pair(impl):
     # zq: 1 / (1 * 1) = 1 beats aa: 8 / (8 * 8) = 0.125, although aa is eight times more frequent.
     tok = trained(impl, "zq " + "aa " * 8, 6)
@@ -69,7 +69,7 @@ def test_rare_pair_that_always_cooccurs_beats_a_frequent_pair(impl):
     assert got == expected, f"rare pair that always cooccurs beats a frequent pair: expected {expected}, got {got}"
 
 
-@pytest.mark.concept("continuation-prefix", "tie-break")
+@pytest.mark.concept("continuation-prefix", "tie-break", "frequency-weighted-counts", "merge-budget")
 def test_continuation_pairs_merge_into_one_prefixed_token_and_ties_take_the_larger_pair(impl):
     # First ##a+##b scores 2/(2*2); then x+##ab and y+##ab tie at 1/(2*2): y's pair is larger.
     tok = trained(impl, "xab yab x y", 8)
@@ -123,7 +123,7 @@ def test_both_symbol_counts_divide_the_pair_count(impl):
     assert got == "xd", f"both symbol counts divide the pair count: expected first merge 'xd', got {got!r}"
 
 
-@pytest.mark.concept("exact-score-ties")
+@pytest.mark.concept("exact-score-ties", "frequency-weighted-counts")
 def test_equal_scores_tie_exactly_so_the_larger_pair_wins(impl):
     # Each corpus has two pairs with exactly the same ratio; the larger pair must win. Two
     # divisions in a row (count(ab) / count(a) / count(b)), logarithms or reciprocals round
@@ -141,7 +141,7 @@ def test_equal_scores_tie_exactly_so_the_larger_pair_wins(impl):
         )
 
 
-@pytest.mark.concept("exact-score-ties")
+@pytest.mark.concept("exact-score-ties", "frequency-weighted-counts")
 def test_scores_are_compared_exactly_never_rounded(impl):
     # a+##b scores 1/1501 and c+##d 1/1502: different in the seventh digit. Rounding the scores
     # makes them tie, and the tie rule would then pick the larger pair, c+##d.
@@ -150,7 +150,7 @@ def test_scores_are_compared_exactly_never_rounded(impl):
     assert got == "ab", f"'ab' + 1500 x 'a' + 'cd' + 1501 x 'c': 1/1501 beats 1/1502, expected 'ab' first, got {got!r}"
 
 
-@pytest.mark.concept("merge-no-overlap")
+@pytest.mark.concept("merge-no-overlap", "frequency-weighted-counts", "merge-budget")
 def test_merging_keeps_the_symbols_after_the_pair(impl):
     # All pairs tie at 1; a+##b is the largest, then ab+##c, then abc+##d.
     tok = trained(impl, "abcd", 100)
@@ -212,7 +212,7 @@ def test_training_again_replaces_the_old_vocabulary(impl):
     assert tok.vocab == expected, f"training again replaces the old vocabulary: expected {expected}, got {tok.vocab}"
 
 
-@pytest.mark.concept("duplicate-merge-token")
+@pytest.mark.concept("duplicate-merge-token", "merge-budget", "frequency-weighted-counts")
 def test_a_merge_that_spells_an_existing_token_keeps_its_first_id(impl):
     # A corpus holding the text "[UNK]" merges its pieces back into "[UNK]", which is already the
     # unknown token (id 0): it keeps id 0 and nothing is added, so the ids stay 0..8.
@@ -224,7 +224,7 @@ def test_a_merge_that_spells_an_existing_token_keeps_its_first_id(impl):
     )
 
 
-@pytest.mark.concept("continuation-prefix")
+@pytest.mark.concept("continuation-prefix", "frequency-weighted-counts", "vocab-id-layout")
 def test_custom_prefix_and_unknown_token(impl):
     tok = trained(impl, "xab yab x y", 8, unk_token="<unk>", prefix="@@")
     expected = ["<unk>", "@@a", "@@b", "x", "y", "@@ab", "yab", "xab"]
@@ -269,7 +269,7 @@ def test_decode_glues_continuations_and_spaces_words(impl, returns):
     assert got == "", f"decode([]): expected '', got {got!r}"
 
 
-@pytest.mark.concept("inputs-unchanged")
+@pytest.mark.concept("inputs-unchanged", "round-trip")
 def test_decode_leaves_the_callers_ids_unchanged(impl, returns):
     tok = impl.WordPieceTokenizer()
     tokens = [UNK, "cat", "##aff", "##s", "un", "##able"]

@@ -1,6 +1,6 @@
 # drills: wordpiece-train
 # mistake: counts each distinct word's pairs once, ignoring word frequency
-# caught-by: test_random_corpora_match_the_reference
+# caught-by: test_pair_counts_are_weighted_by_word_frequency
 
 from collections import Counter
 
