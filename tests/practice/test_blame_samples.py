@@ -21,8 +21,13 @@ from sample_grading import discover, drill_spec, grade  # noqa: E402
 DRILLS = (
     "bpe-dropout",
     "bpe-encode",
+    "bpe-train-fast",
     "byte-fallback",
+    "byte-level-bpe",
     "bytes-to-unicode",
+    "canonical-tokenization",
+    "special-token-safe-encode",
+    "tiktoken-cl100k",
     "token-healing",
     "tokenizer-metrics",
     "unigram-em-prune",
