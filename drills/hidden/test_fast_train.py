@@ -72,7 +72,7 @@ def test_pairs_destroyed_by_a_merge_lose_their_count(impl):
     check(impl, word_freqs, 4, expected, "after ('a', 'b') merges, ('z', 'a') counts 3, not 13")
 
 
-@pytest.mark.concept("incremental-pair-counts", "pair-index")
+@pytest.mark.concept("incremental-pair-counts", "pair-index", "merge-no-overlap")
 def test_overlapping_pairs_are_counted_after_the_merge(impl):
     check(impl, {("a", "a", "a", "a"): 1}, 5, [("a", "a"), ("aa", "aa")], "a a a a: (a, a) merges twice, leaving aa aa")
     check(impl, {("a", "a", "a"): 2, ("b", "a"): 1}, 5, [("a", "a"), ("aa", "a"), ("b", "a")], "a a a gives aa a")
