@@ -72,17 +72,3 @@ def test_every_checked_concept_gets_one_result_and_passes_have_none_failed() -> 
     tests = [t("a", "passed", "merge-order"), t("b", "error", "round-trip")]
     results = concept_results("d", "check", AT, tests)
     assert [(r.concept, r.failed_tests) for r in results] == [("merge-order", ()), ("round-trip", ("b",))]
-
-
-def test_a_wrong_return_type_is_the_one_mistake_blamed() -> None:
-    # A trainer returning lists of lists: the dedicated type test fails, and so does every test
-    # that compares the result, whatever their own concepts.
-    tests = [
-        t("types", "failed", "return-types"),
-        t("order", "failed", "merge-order"),
-        t("ties", "failed", "tie-break", "return-types"),
-        t("unchanged", "passed", "inputs-unchanged"),
-    ]
-    assert blamed_concepts(tests) == {"types": ("return-types",), "ties": ("return-types",)}
-    failed = [r.concept for r in concept_results("bpe-train", "check", AT, tests) if r.failed]
-    assert failed == ["return-types"]

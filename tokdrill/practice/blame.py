@@ -8,9 +8,7 @@ first). A failed test does not blame every tag it carries:
   dedicated to them in the same submission; failing that, those not *cleared* (a concept is
   cleared when a test dedicated to it passed and none failed); and when every one of its
   concepts is cleared, its first concept, unless the submission's failure is already explained
-  by a convicted concept elsewhere (then it blames none);
-* but when a test dedicated to the return types failed, the submission returns something of the
-  wrong type, which fails every test that reads the result: that is the one mistake it blames.
+  by a convicted concept elsewhere (then it blames none).
 
 So a greedy Viterbi that passes the dedicated log-space and unsegmentable-word tests but fails
 a test tagged with all three blames the search alone. Every concept the tests check gets one
@@ -24,8 +22,6 @@ from datetime import datetime
 
 from tokdrill.progress.records import ConceptResult, Origin, TestOutcome
 
-RETURN_TYPES = "return-types"  # the concept of the tests that check only the type of the result
-
 
 def blamed_concepts(tests: Sequence[TestOutcome]) -> dict[str, tuple[str, ...]]:
     """Test name -> the concepts it blames, for every test of ``tests`` that did not pass."""
@@ -35,8 +31,6 @@ def blamed_concepts(tests: Sequence[TestOutcome]) -> dict[str, tuple[str, ...]]:
         if len(test.concepts) == 1:
             (dedicated_passed if test.outcome == "passed" else dedicated_failed).add(test.concepts[0])
     cleared = dedicated_passed - dedicated_failed
-    if RETURN_TYPES in dedicated_failed:  # a wrong type fails every test that reads the result
-        return {t.name: (RETURN_TYPES,) for t in tests if t.outcome != "passed" and RETURN_TYPES in t.concepts}
     blame: dict[str, tuple[str, ...]] = {}
     for test in tests:
         if test.outcome == "passed" or not test.concepts:
