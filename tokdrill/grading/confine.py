@@ -95,11 +95,9 @@ class Lockdown:
                     devices=tuple((f"/dev/{name}", writable) for name, writable in DEVICES),
                 )
             )
+        self._tie_to_supervisor()  # before seccomp, which refuses changing the parent-death signal
         if plan.seccomp:
-            self.active += seccomp.install(
-                seccomp.Filter(pid_namespace=plan.mode == "userns", network_namespace=plan.mode == "userns")
-            )
-        self._tie_to_supervisor()
+            self.active += seccomp.install(seccomp.Filter(pid_namespace=plan.mode == "userns"))
         self._close_descriptors()
         self.active += self._missing()
         return self.active

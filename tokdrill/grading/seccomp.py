@@ -2,10 +2,13 @@
 
 Everything a submission never needs fails with ``EPERM``: tracing other processes, mounting,
 namespaces, kernel keyrings, BPF, terminal injection (``TIOCSTI``, ``TIOCLINUX``) and changes
-to a terminal's mode, and local (Unix) sockets, which cross namespaces. ``clone3`` fails with
-``ENOSYS`` so the C library falls back to ``clone``, whose flags a filter can inspect. Without a
-PID namespace to hold them, new processes are refused too (threads are allowed) and signals
-may only go to the sandboxed process itself.
+to a terminal's mode, file watches (inotify, fanotify), changes of any file's mode, owner, times
+or extended attributes, clearing the parent-death signal, and every socket but a
+``socketpair``'s own two ends (no ``socket``, ``connect``, ``bind``, nor a datagram sent to an
+address). ``clone3`` fails with ``ENOSYS`` so the C library falls back to ``clone``, whose flags
+a filter can inspect. Without a PID namespace to hold them, new processes are refused too
+(threads are allowed), and signals, resource limits and scheduling may only concern the
+sandboxed process itself.
 """
 
 from __future__ import annotations
@@ -64,11 +67,40 @@ DENIED = (
     "open_by_handle_at",
     "name_to_handle_at",
     "fanotify_init",
+    "inotify_init",
+    "inotify_init1",
     "quotactl",
     "personality",
     "iopl",
     "ioperm",
+    "get_robust_list",
 )
+# A file's mode, owner, times and extended attributes: Landlock has no right for these, and a
+# read-only mount covers only part of the machine, so they are refused everywhere.
+METADATA = (
+    "chmod",
+    "fchmod",
+    "fchmodat",
+    "fchmodat2",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "utime",
+    "utimes",
+    "utimensat",
+    "futimesat",
+    "setxattr",
+    "lsetxattr",
+    "fsetxattr",
+    "setxattrat",
+    "removexattr",
+    "lremovexattr",
+    "fremovexattr",
+    "removexattrat",
+)
+# Sockets: a socketpair's ends are all a submission may use; these would name another one.
+SOCKET_CALLS = ("socket", "connect", "bind", "listen", "accept", "accept4", "sendmsg", "sendmmsg")
 # Terminal requests that inject input or change a terminal's state.
 TERMINAL_IOCTLS = tuple(
     getattr(termios, name)
@@ -93,7 +125,21 @@ TERMINAL_IOCTLS = tuple(
     if hasattr(termios, name)
 )
 # Without a PID namespace: process-wide actions on others.
-DENIED_WITHOUT_PID_NAMESPACE = ("fork", "vfork", "tkill", "setpriority", "ioprio_set", "sched_setaffinity")
+DENIED_WITHOUT_PID_NAMESPACE = (
+    "fork",
+    "vfork",
+    "tkill",
+    "setpriority",
+    "ioprio_set",
+    "sched_setaffinity",
+    "migrate_pages",
+    "move_pages",
+)
+# Without a PID namespace: signals go only to the sandboxed process's own id; limits and
+# scheduling change only for the caller, named as 0 (as the C library's setrlimit does).
+SIGNALS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
+SELF_AS_ZERO = ("prlimit64", "sched_setscheduler", "sched_setparam", "sched_setattr")
+PR_SET_PDEATHSIG = 1
 
 _ALLOW = 0x7FFF0000
 _CMP_NE, _CMP_EQ, _CMP_GT, _CMP_MASKED_EQ = 1, 4, 6, 7
@@ -149,7 +195,6 @@ class Filter:
     """Which optional parts of the filter to include."""
 
     pid_namespace: bool  # processes are held by a PID namespace: fork and kill stay allowed
-    network_namespace: bool  # TCP/IP sockets only reach an empty network: allow them
 
 
 def install(spec: Filter) -> list[str]:
@@ -167,26 +212,29 @@ def install(spec: Filter) -> list[str]:
         _rule(lib, ctx, _errno_action(errno.ENOSYS), "clone3")
         for request in TERMINAL_IOCTLS:
             _rule(lib, ctx, deny, "ioctl", _ArgCmp(1, _CMP_MASKED_EQ, _INT_MASK, request))
-        # Socket families: IPv4/IPv6 reach nothing in an empty network namespace; everything
-        # else (Unix sockets above all, which reach other programs through files) is refused.
-        allowed = (socket.AF_INET, socket.AF_INET6) if spec.network_namespace else ()
-        _rule(lib, ctx, deny, "socket", _ArgCmp(0, _CMP_GT, max(socket.AF_INET, socket.AF_INET6), 0))
-        for family in range(max(socket.AF_INET, socket.AF_INET6) + 1):
-            if family not in allowed:
-                _rule(lib, ctx, deny, "socket", _ArgCmp(0, _CMP_EQ, family, 0))
+        for name in METADATA + SOCKET_CALLS:
+            _rule(lib, ctx, deny, name)
+        _rule(lib, ctx, deny, "socketpair", _ArgCmp(0, _CMP_NE, socket.AF_UNIX, 0))
+        _rule(lib, ctx, deny, "sendto", _ArgCmp(4, _CMP_NE, 0, 0))  # a destination address
+        _rule(lib, ctx, deny, "prctl", _ArgCmp(0, _CMP_EQ, PR_SET_PDEATHSIG, 0))
         done = [
-            f"seccomp: {len(DENIED) + 1} system calls refused (ptrace, mount, unshare, bpf, ...)",
+            f"seccomp: {len(DENIED) + 1} system calls refused (ptrace, mount, unshare, bpf, inotify, ...)",
             "seccomp: terminal input injection (TIOCSTI) and terminal mode changes refused",
-            "seccomp: Unix sockets refused" + ("" if spec.network_namespace else ", and all other sockets"),
+            "seccomp: no file's mode, owner, times or extended attributes can change",
+            "seccomp: no sockets but a socketpair's own ends (no network, no local services)",
+            "seccomp: the parent-death signal cannot be cleared",
         ]
         if not spec.pid_namespace:
             for name in DENIED_WITHOUT_PID_NAMESPACE:
                 _rule(lib, ctx, deny, name)
             _rule(lib, ctx, deny, "clone", _ArgCmp(0, _CMP_MASKED_EQ, kernel.CLONE_THREAD, 0))
             me = os.getpid()
-            _rule(lib, ctx, deny, "kill", _ArgCmp(0, _CMP_NE, me, 0))
-            _rule(lib, ctx, deny, "tgkill", _ArgCmp(0, _CMP_NE, me, 0))
-            done.append("seccomp: new processes refused (threads allowed); signals only to itself")
+            for name in SIGNALS:
+                _rule(lib, ctx, deny, name, _ArgCmp(0, _CMP_NE, me, 0))
+            for name in SELF_AS_ZERO:
+                _rule(lib, ctx, deny, name, _ArgCmp(0, _CMP_NE, 0, 0))
+            done.append("seccomp: new processes refused (threads allowed)")
+            done.append("seccomp: no signal, resource limit or scheduling change reaches another process")
         if lib.seccomp_load(ctx) != 0:
             raise OSError(errno.EPERM, "seccomp_load failed")
     finally:

@@ -1,0 +1,217 @@
+"""The promises every sandbox path keeps, checked on the user-namespace path and on the Landlock
+path (``TOKDRILL_SANDBOX_REFUSE=userns``), as this account and as an ordinary one: no reach into
+other processes, no change to any file's metadata, no private file of the user's, no socket but a
+socketpair's own ends, no outliving the grader, no file watches, and a scratch folder that is
+capped and always removed."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from grading_helpers import (
+    FAST_LIMITS,
+    CheckGrader,
+    alive,
+    check_argv,
+    check_env,
+    comm_name,
+    new_marker,
+    parent_of,
+    processes_named,
+    processes_with,
+    rename_process,
+    sandbox_uid,
+    wait_for,
+    with_body,
+)
+
+from tokdrill.grading.limits import Limits
+from tokdrill.grading.mechanisms import INSIDE_UID, REFUSE_ENV
+
+PATHS = {"namespace": {}, "landlock": {REFUSE_ENV: "userns"}}
+
+
+@pytest.fixture(scope="module", params=sorted(PATHS))
+def path_grader(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> CheckGrader:
+    """`tokdrill check` on each sandbox path."""
+    return CheckGrader(tmp_path_factory.mktemp(request.param), PATHS[request.param])
+
+
+@pytest.fixture()
+def shared_folder():
+    """A folder outside every private /tmp, reachable by any account, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="tokdrill-promise-", dir="/var/tmp"))
+    os.chmod(folder, 0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _passes(grader: CheckGrader, drill, body: str, limits: Limits = FAST_LIMITS):  # type: ignore[no-untyped-def]
+    verdict = grader.grade(drill, with_body(body), limits=limits)
+    assert verdict.passed, verdict.problem + "\n" + "\n".join(t.message for t in verdict.tests)
+    return verdict
+
+
+def _outside_uid(grader: CheckGrader, drill) -> int:  # type: ignore[no-untyped-def]
+    """The user id the sandbox's files and processes have outside it, as the submission reports it."""
+    verdict = _passes(grader, drill, "import os\nprint('uid', os.getuid())")
+    uid = int(re.search(r"uid (\d+)", verdict.output).group(1))  # type: ignore[union-attr]
+    return sandbox_uid() if uid == INSIDE_UID else uid
+
+
+def _as_uid(argv: list[str], uid: int) -> list[str]:
+    if uid == os.geteuid():
+        return argv
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *argv]
+
+
+def test_no_other_process_can_be_limited_reprioritised_or_stopped(path_grader, tiny_drill):
+    marker = new_marker()
+    uids = {os.geteuid(), _outside_uid(path_grader, tiny_drill)}
+    neighbours = [subprocess.Popen(_as_uid(["sleep", marker], uid)) for uid in sorted(uids)]
+    try:
+        assert wait_for(lambda: len(processes_with(marker)) == len(neighbours))
+        pids = processes_with(marker)
+        body = f"""
+import os, resource, signal
+for pid in {pids!r}:
+    for attempt in (
+        lambda: resource.prlimit(pid, resource.RLIMIT_NOFILE, (7, 7)),
+        lambda: resource.prlimit(pid, resource.RLIMIT_CPU, (1, 1)),
+        lambda: os.setpriority(os.PRIO_PROCESS, pid, 19),
+        lambda: os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0)),
+        lambda: os.kill(pid, signal.SIGSTOP),
+    ):
+        try:
+            attempt()
+        except OSError:
+            pass
+"""
+        _passes(path_grader, tiny_drill, body)
+        for pid in pids:
+            limits = Path(f"/proc/{pid}/limits").read_text()
+            assert re.search(r"Max open files\s+(\d+)", limits).group(1) != "7", "another process's limit changed"  # type: ignore[union-attr]
+            assert re.search(r"Max cpu time\s+unlimited", limits), "another process's CPU limit changed"
+            assert os.getpriority(os.PRIO_PROCESS, pid) == 0, "another process was reprioritised"
+            assert os.sched_getscheduler(pid) == os.SCHED_OTHER, "another process was moved to SCHED_IDLE"
+            assert Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T", "stopped"
+    finally:
+        for neighbour in neighbours:
+            neighbour.kill()
+            neighbour.wait()
+
+
+def test_no_file_mode_time_or_attribute_changes_outside_scratch(path_grader, tiny_drill, shared_folder):
+    uid = _outside_uid(path_grader, tiny_drill)
+    key = shared_folder / "id_ed25519"
+    key.write_text("secret\n")
+    os.chmod(key, 0o600)
+    os.setxattr(key, "user.keep", b"1")
+    os.chmod(shared_folder, 0o755)
+    for path in (shared_folder, key):
+        os.chown(path, uid, uid)  # the sandbox's own: only the sandbox may refuse the changes
+    before = [(p.stat().st_mode, p.stat().st_mtime_ns, sorted(os.listxattr(p))) for p in (shared_folder, key)]
+    body = f"""
+import os
+key, folder = {str(key)!r}, {str(shared_folder)!r}
+def fchmod():
+    fd = os.open(key, os.O_RDONLY)
+    os.fchmod(fd, 0o644)
+for attempt in (
+    lambda: os.chmod(key, 0o644),
+    lambda: os.chmod(folder, 0o777),
+    fchmod,
+    lambda: os.utime(key, (0, 0)),
+    lambda: os.utime(folder, (0, 0)),
+    lambda: os.setxattr(key, "user.planted", b"x"),
+    lambda: os.removexattr(key, "user.keep"),
+):
+    try:
+        attempt()
+    except OSError:
+        pass
+"""
+    _passes(path_grader, tiny_drill, body)
+    after = [(p.stat().st_mode, p.stat().st_mtime_ns, sorted(os.listxattr(p))) for p in (shared_folder, key)]
+    assert after == before
+
+
+def test_only_a_socketpairs_own_ends_can_be_used(path_grader, tiny_drill, shared_folder):
+    os.chmod(shared_folder, 0o777)
+    path = str(shared_folder / "service.sock")
+    service = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    service.bind(path)
+    os.chmod(path, 0o777)
+    service.settimeout(0.3)
+    try:
+        body = f"""
+import socket
+a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+a.send(b"own")
+assert b.recv(8) == b"own"
+reached = []
+for attempt in (
+    lambda: a.sendto(b"leak", {path!r}),
+    lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"leak", {path!r}),
+    lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM),
+    lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW),
+):
+    try:
+        attempt()
+    except OSError:
+        pass
+    else:
+        reached.append(attempt)
+assert not reached, f"{{len(reached)}} socket attempts worked"
+"""
+        _passes(path_grader, tiny_drill, body)
+        with pytest.raises(TimeoutError):
+            service.recv(16)
+    finally:
+        service.close()
+
+
+def test_file_watches_are_refused(path_grader, tiny_drill):
+    body = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.inotify_init1(0) == -1, "inotify worked"
+assert libc.syscall(253) == -1, "inotify_init worked"
+assert libc.fanotify_init(0, 0) == -1, "fanotify worked"
+"""
+    _passes(path_grader, tiny_drill, body)
+
+
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_a_submission_clearing_its_parent_death_signal_dies_with_a_killed_grader(path, tmp_path):
+    marker = new_marker()
+    answer = tmp_path / "linger.py"
+    answer.write_text(
+        rename_process(marker)
+        + "ctypes.CDLL(None).prctl(1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG: none\n"
+        + "import time\ntime.sleep(600)\n"
+        + with_body("pass")
+    )
+    env = check_env(Limits(cpu_seconds=60, wall_seconds=120), **PATHS[path])
+    check = subprocess.Popen(check_argv("tiny-pairs", answer), env=env, stdout=subprocess.DEVNULL)
+    name = comm_name(marker)
+    try:
+        assert wait_for(lambda: bool(processes_named(name)), 60)
+        child = min(processes_named(name))
+        supervisor = parent_of(child)
+        assert parent_of(supervisor) == check.pid
+        os.kill(check.pid, signal.SIGKILL)
+        assert wait_for(lambda: not alive(supervisor) and not processes_named(name)), "the submission outlived"
+    finally:
+        check.kill()
+        check.wait()
+        for pid in processes_named(name):
+            os.kill(pid, signal.SIGKILL)
