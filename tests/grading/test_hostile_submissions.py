@@ -117,7 +117,8 @@ shutil.rmtree({str(canary)!r})
 """
     verdict = _grade(grader, tiny_drill, with_body(body))
     message = verdict.tests[0].message
-    assert "Read-only file system" in message or "Permission denied" in message
+    # Refused, or not even there: the sandbox sees only the Python installation and system files.
+    assert any(why in message for why in ("Read-only file system", "Permission denied", "No such file or directory"))
     assert canary_intact(canary)
 
 

@@ -6,24 +6,31 @@ capped and always removed."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 from grading_helpers import (
+    CONTENT,
     FAST_LIMITS,
     CheckGrader,
     alive,
+    as_ordinary_user,
     check_argv,
     check_env,
     comm_name,
     new_marker,
+    ordinary_env,
+    ordinary_home,
+    ordinary_uid,
     parent_of,
     processes_named,
     processes_with,
@@ -33,8 +40,9 @@ from grading_helpers import (
     with_body,
 )
 
-from tokdrill.grading.limits import Limits
+from tokdrill.grading.limits import LIMITS_ENV, Limits
 from tokdrill.grading.mechanisms import INSIDE_UID, REFUSE_ENV
+from tokdrill.grading.view import install_paths
 
 PATHS = {"namespace": {}, "landlock": {REFUSE_ENV: "userns"}}
 
@@ -215,3 +223,68 @@ def test_a_submission_clearing_its_parent_death_signal_dies_with_a_killed_grader
         check.wait()
         for pid in processes_named(name):
             os.kill(pid, signal.SIGKILL)
+
+
+# -- as an ordinary user -------------------------------------------------------------------------
+@pytest.fixture()
+def home():
+    """An ordinary account's home with private files and a progress database."""
+    folder = ordinary_home()
+    private = {
+        ".ssh/id_ed25519": "PRIVATE KEY\n",
+        ".config/service/token": "TOKEN\n",
+        "data/progress.sqlite3": "DRAFTS\n",
+    }
+    for name, text in private.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        os.chmod(path, 0o600)
+    if os.getuid() == 0:
+        for path in [folder, *folder.rglob("*")]:
+            os.chown(path, ordinary_uid(), ordinary_uid())
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _check_as_user(home: Path, source: str, path: str, limits: Limits = FAST_LIMITS) -> dict:  # type: ignore[type-arg]
+    answer = home / "answer.py"
+    answer.write_text(source)
+    os.chmod(answer, 0o644)
+    if os.getuid() == 0:
+        os.chown(answer, ordinary_uid(), ordinary_uid())
+    argv = [sys.executable, "-m", "tokdrill", "--content", str(CONTENT), "check", "tiny-pairs", str(answer), "--json"]
+    env = ordinary_env(home, **{LIMITS_ENV: json.dumps(limits.to_json()), **PATHS[path]})
+    result = subprocess.run(as_ordinary_user(argv), capture_output=True, text=True, env=env, cwd=home, timeout=300)
+    assert result.returncode in (0, 1), result.stderr[-3000:]
+    verdict: dict = json.loads(result.stdout)  # type: ignore[type-arg]
+    return verdict
+
+
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_an_ordinary_users_private_files_and_data_are_out_of_reach(path, home):
+    body = f"""
+import fcntl, os
+home = {str(home)!r}
+read = []
+for name in (".ssh/id_ed25519", ".config/service/token", "data/progress.sqlite3", ""):
+    try:
+        if name:
+            with open(os.path.join(home, name), "rb") as fh:
+                fcntl.lockf(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                read.append(fh.read())
+        else:
+            read.append(os.listdir(home))
+    except OSError:
+        pass
+assert not read, read
+for folder in ("/run", "/var/run", "/home", "/root", "/var/tmp"):
+    try:
+        shown = [os.path.join(folder, name) for name in os.listdir(folder)]
+    except OSError:
+        continue
+    extra = [p for p in shown if not any(i.startswith(p + "/") for i in {list(install_paths())!r})]
+    assert not extra, extra  # only the way to the Python installation
+"""
+    verdict = _check_as_user(home, with_body(body), path)
+    assert verdict["passed"], verdict["problem"] + str([t["message"] for t in verdict["tests"]])

@@ -22,7 +22,7 @@ import signal
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tokdrill.grading import kernel, landlock, seccomp
+from tokdrill.grading import kernel, landlock, seccomp, view
 from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.mechanisms import INSIDE_UID, NOBODY
 
@@ -42,8 +42,11 @@ class Confinement:
     grader_is_root: bool
     hidden: tuple[str, ...]  # folders of the hidden tests
     scratch: str = ""  # scratch folder made by the grader (modes without a private /tmp)
-    covered: tuple[str, ...] = ()  # folders closed to other users, covered (only kept paths show)
+    covered: tuple[str, ...] = ()  # top-level folders covered by an empty one (only kept paths show)
     kept: tuple[str, ...] = ()  # paths under /tmp or a covered folder that stay visible (read-only)
+    private: tuple[str, ...] = ()  # the user's folders inside visible ones, covered too
+    visible: tuple[str, ...] = ()  # everything the submission may read (see tokdrill.grading.view)
+    install_closed: bool = False  # the Python installation lies in a folder closed to other users
     lifeline_fd: int = -1  # read end of a pipe the supervisor holds: end of file = it is gone
     keep_fds: tuple[int, ...] = field(default_factory=tuple)  # descriptors the harness still needs
 
@@ -90,7 +93,8 @@ class Lockdown:
         if plan.mode == "landlock":
             self.active += landlock.restrict(
                 landlock.Policy(
-                    hidden=plan.hidden,
+                    readable=(*plan.visible, "/proc/self"),
+                    hidden=(*plan.hidden, *plan.private),
                     writable=(scratch,),
                     devices=tuple((f"/dev/{name}", writable) for name, writable in DEVICES),
                 )
@@ -127,14 +131,16 @@ class Lockdown:
             os.close(fd)
         for folder in plan.covered:
             kernel.set_mount_attributes(folder, add=kernel.MOUNT_ATTR_RDONLY)
+        for folder in plan.private:
+            kernel.mount("tmpfs", folder, "tmpfs", kernel.MS_RDONLY | kernel.MS_NOSUID | kernel.MS_NODEV, "size=4k")
         os.mkdir(SCRATCH, 0o700)
         self.active.append(f"read-only file system; a private /tmp ({size_text(tmp_size)}) holds the scratch folder")
-        if plan.covered:
-            self.active.append("folders closed to other users show only the Python installation")
+        self.active.append(view.SEEN)
         kernel.mount("tmpfs", "/dev", "tmpfs", kernel.MS_NOSUID | kernel.MS_NOEXEC, "size=64k,mode=755")
         for name, fd in devices.items():
             _touch(f"/dev/{name}")
             kernel.move_mount(fd, f"/dev/{name}")
+            kernel.set_mount_attributes(f"/dev/{name}", add=kernel.MOUNT_ATTR_RDONLY)  # no metadata changes
             os.close(fd)
         for link, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1")):
             os.symlink(target, f"/dev/{link}")
@@ -161,7 +167,7 @@ class Lockdown:
         if not plan.grader_is_root:
             self.active.append("runs as your own user id (no user namespace)")
             return
-        if not plan.covered:  # the interpreter is readable by other users: become nobody
+        if not plan.install_closed:  # the interpreter is readable by other users: become nobody
             os.chown(plan.scratch, NOBODY, NOBODY)
             os.setgroups([])
             os.setresgid(NOBODY, NOBODY, NOBODY)

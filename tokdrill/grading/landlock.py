@@ -1,9 +1,9 @@
 """Landlock: file-system (and TCP, signal) rules an unprivileged process puts on itself.
 
 The sandbox's fallback where user namespaces are refused (Linux >= 5.13). Rules only ever allow,
-so the policy is built as an allow-list: read everywhere except the folders to hide (their
-ancestors get rules for their other entries instead), chosen device files, and everything
-beneath the scratch folder. See ``Documentation/userspace-api/landlock.rst`` in the kernel.
+so the policy is built as an allow-list: read the visible paths except the folders to hide
+(their ancestors get rules for their other entries instead), chosen device files, and
+everything beneath the scratch folder. See ``Documentation/userspace-api/landlock.rst`` in the kernel.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tokdrill.grading import kernel
+from tokdrill.grading import kernel, view
 
 EXECUTE = 1 << 0
 WRITE_FILE = 1 << 1
@@ -88,7 +88,8 @@ def _fs_rights(abi: int) -> int:
 class Policy:
     """What the process may still reach once restricted."""
 
-    hidden: tuple[str, ...]  # folders (or files) that become unreadable, as does /dev
+    readable: tuple[str, ...]  # what may be read (see tokdrill.grading.view)
+    hidden: tuple[str, ...]  # folders (or files) inside readable ones that become unreadable
     writable: tuple[str, ...]  # folders with every right beneath them
     devices: tuple[tuple[str, bool], ...]  # device files kept: (path, writable)
 
@@ -107,8 +108,9 @@ def restrict(policy: Policy) -> list[str]:
     ruleset = _syscall("landlock_create_ruleset", ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     try:
         hidden = {os.path.realpath(p) for p in policy.hidden} | {"/dev"}
-        for path, rights in _read_rules("/", hidden):
-            _allow(ruleset, path, rights & fs)
+        for root in policy.readable:
+            for path, rights in _read_rules(root, hidden):
+                _allow(ruleset, path, rights & fs)
         for path, writable in policy.devices:
             _allow(ruleset, path, (READ_FILE | (WRITE_FILE | TRUNCATE if writable else 0)) & fs)
         for path in policy.writable:
@@ -116,7 +118,10 @@ def restrict(policy: Policy) -> list[str]:
         _syscall("landlock_restrict_self", ctypes.c_int(ruleset), ctypes.c_uint32(0))
     finally:
         os.close(ruleset)
-    active = [f"Landlock (ABI {abi}): files read-only except the scratch folder; hidden tests and devices unreachable"]
+    active = [
+        f"Landlock (ABI {abi}): files read-only except the scratch folder; hidden tests and devices unreachable",
+        view.SEEN,
+    ]
     if net:
         active.append("Landlock: TCP connections and listening refused")
     if scoped:

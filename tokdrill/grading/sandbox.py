@@ -31,7 +31,7 @@ import time
 
 import msgspec
 
-from tokdrill.grading import kernel, mechanisms
+from tokdrill.grading import kernel, mechanisms, view
 from tokdrill.grading.confine import Confinement, ConfinementMode
 from tokdrill.grading.decide import RunRecord
 from tokdrill.grading.harness import ChildPlan, child_main
@@ -39,6 +39,7 @@ from tokdrill.grading.limits import Limits, size_text
 from tokdrill.grading.prepared import PreparedDrill, hidden_dirs
 from tokdrill.grading.protocol import ChannelReader, ChildEnded, decode_status, encode_status, new_nonce
 from tokdrill.grading.submission import SUBMISSION_FILENAME
+from tokdrill.grading.view import closed_folders, install_paths
 
 NAMESPACES = (
     kernel.CLONE_NEWUSER
@@ -56,55 +57,20 @@ class NamespaceRefused(Exception):
     """The supervisor could not make its namespaces although the probe said it could."""
 
 
-def install_paths() -> tuple[str, ...]:
-    """Folders and files that hold the interpreter and every importable module (outermost only)."""
-    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    candidates.update(p for p in sys.path if p)
-    found: set[str] = set()
-    for path in candidates:
-        for variant in (os.path.abspath(path), os.path.realpath(path)):
-            if os.path.exists(variant) and variant != "/":
-                found.add(variant)
-    ordered = sorted(found)
-    return tuple(p for p in ordered if not any(p != q and _under(p, q) for q in ordered))
+_layouts: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+def layout(hidden: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The namespace path's (covered, kept, private) folders for a drill (computed once per
+    set of hidden-test folders); see :func:`tokdrill.grading.view.namespace_layout`."""
+    if hidden not in _layouts:
+        _layouts[hidden] = view.namespace_layout(hidden)
+    return _layouts[hidden]
 
 
-def closed_folders(paths: tuple[str, ...]) -> tuple[str, ...]:
-    """The first folder on the way to each path that other users may not enter (e.g. /root)."""
-    found: set[str] = set()
-    for path in paths:
-        current = "/"
-        for part in path.split("/")[1:-1]:
-            current = os.path.join(current, part)
-            try:
-                if not os.stat(current).st_mode & 0o001:
-                    found.add(current)
-                    break
-            except OSError:
-                break
-    return tuple(sorted(found))
-
-
-_layout: tuple[tuple[str, ...], tuple[str, ...]] | None = None
-
-
-def layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(covered, kept): folders closed to others (root only: its sandboxes run as nobody), and
-    the installation paths under them or under /tmp that must stay visible (computed once)."""
-    global _layout
-    if _layout is None:
-        paths = install_paths()
-        covered = closed_folders(paths) if os.geteuid() == 0 else ()
-        # Anything under /tmp is replaced anyway; never cover a folder holding /tmp, /dev or /proc.
-        covered = tuple(f for f in covered if not any(_under(f, s) or _under(s, f) for s in ("/tmp", "/dev", "/proc")))
-        replaced = ("/tmp", *covered)
-        kept = tuple(p for p in paths if any(_under(p, f) and p != f for f in replaced))
-        _layout = (covered, kept)
-    return _layout
+def install_closed() -> bool:
+    """True if the Python installation lies in a folder other users may not enter (e.g. /root)."""
+    return bool(closed_folders(install_paths()))
 
 
 def choose_mode(found: mechanisms.Mechanisms) -> ConfinementMode:
@@ -134,7 +100,8 @@ class Standby:
 
             seccomp.library()  # loaded here, once, not in every child
         kernel.libc()
-        covered, kept = layout()
+        hidden = tuple(hidden_dirs(prepared.spec))
+        covered, kept, private = layout(hidden) if self.mode == "userns" else ((), (), view.private_paths())
         self.scratch = "" if self.mode == "userns" else tempfile.mkdtemp(prefix="tokdrill-scratch-")
         out_r, out_w = os.pipe()
         res_r, res_w = os.pipe()
@@ -148,10 +115,13 @@ class Standby:
             limits=limits,
             seccomp=found.seccomp,
             grader_is_root=os.geteuid() == 0,
-            hidden=tuple(hidden_dirs(prepared.spec)),
+            hidden=hidden,
             scratch=self.scratch,
             covered=covered,
             kept=kept,
+            private=private,
+            visible=view.visible_paths(),
+            install_closed=os.geteuid() == 0 and install_closed(),
         )
         plan = ChildPlan(res_w, out_w, src_r, self.nonce, confinement, filename)
         for stream in (sys.stdout, sys.stderr):
