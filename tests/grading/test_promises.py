@@ -288,3 +288,47 @@ for folder in ("/run", "/var/run", "/home", "/root", "/var/tmp"):
 """
     verdict = _check_as_user(home, with_body(body), path)
     assert verdict["passed"], verdict["problem"] + str([t["message"] for t in verdict["tests"]])
+
+
+SCRATCH_MAZE = """
+import os
+print("scratch", os.getcwd())
+if not os.path.exists("closed"):  # once: every test calls the function
+    os.mkdir("closed", 0)
+    os.makedirs("a/b")
+    os.mkdir("a/b/c", 0o300)  # enter and write, but no listing
+    with open("a/b/c/kept.bin", "wb") as fh:
+        fh.write(b"x" * 100_000)
+"""
+
+
+@pytest.mark.parametrize("who", ["this-account", "ordinary-user"])
+def test_landlock_scratch_is_removed_whatever_modes_it_was_given(who, home, tiny_drill, tmp_path):
+    if who == "ordinary-user":
+        verdict = _check_as_user(home, with_body(SCRATCH_MAZE), "landlock")
+        passed, output = verdict["passed"], verdict["output"]
+    else:
+        found = CheckGrader(tmp_path, PATHS["landlock"]).grade(tiny_drill, with_body(SCRATCH_MAZE), limits=FAST_LIMITS)
+        passed, output = found.passed, found.output
+    assert passed, output
+    scratch = re.search(r"scratch (\S+)", output).group(1)  # type: ignore[union-attr]
+    assert not os.path.lexists(scratch), "the scratch folder outlived its run"
+
+
+def test_scratch_folders_of_killed_graders_are_removed_by_the_next_run(tiny_drill, tmp_path):
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = Path(tempfile.mkdtemp(prefix=f"tokdrill-scratch-{gone.pid}-"))
+    (stale / "deep").mkdir()
+    (stale / "deep" / "file").write_text("left behind")
+    os.chmod(stale / "deep", 0)
+    live = Path(tempfile.mkdtemp(prefix=f"tokdrill-scratch-{os.getpid()}-"))
+    try:
+        CheckGrader(tmp_path, PATHS["landlock"]).grade(tiny_drill, with_body("pass"), limits=FAST_LIMITS)
+        assert not stale.exists(), "a killed grader's scratch folder was left"
+        assert live.exists(), "the scratch folder of a running grader was removed"
+    finally:
+        for folder in (stale, live):
+            if folder.exists():
+                os.chmod(folder / "deep", 0o700) if (folder / "deep").exists() else None
+                shutil.rmtree(folder)

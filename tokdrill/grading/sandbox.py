@@ -20,18 +20,17 @@ status line with the child's exit status and CPU time.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
 import select
-import shutil
 import signal
 import sys
-import tempfile
 import time
 
 import msgspec
 
-from tokdrill.grading import kernel, mechanisms, view
+from tokdrill.grading import kernel, mechanisms, scratch, view
 from tokdrill.grading.confine import Confinement, ConfinementMode
 from tokdrill.grading.decide import RunRecord
 from tokdrill.grading.harness import ChildPlan, child_main
@@ -51,6 +50,7 @@ NAMESPACES = (
 )
 EXIT_INTERNAL = 70
 _pending_reap: list[int] = []
+_pending_scratch: dict[int, str] = {}  # supervisor -> scratch folder to remove once it is reaped
 
 
 class NamespaceRefused(Exception):
@@ -102,7 +102,7 @@ class Standby:
         kernel.libc()
         hidden = tuple(hidden_dirs(prepared.spec))
         covered, kept, private = layout(hidden) if self.mode == "userns" else ((), (), view.private_paths())
-        self.scratch = "" if self.mode == "userns" else tempfile.mkdtemp(prefix="tokdrill-scratch-")
+        self.scratch = "" if self.mode == "userns" else scratch.make()
         out_r, out_w = os.pipe()
         res_r, res_w = os.pipe()
         status_r, status_w = os.pipe()
@@ -230,7 +230,10 @@ class Standby:
                     pass
         self._fds = dict.fromkeys(self._fds, -1)
         if self.scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            if self.pid in _pending_reap:  # the child may still be dying: remove after the reap
+                _pending_scratch[self.pid] = self.scratch
+            else:
+                scratch.remove(self.scratch)
             self.scratch = ""
 
 
@@ -448,8 +451,14 @@ def _watch(record: RunRecord, pid: int, out_r: int, res_r: int, status_r: int, c
         record.supervisor_lost = True
 
 
+@atexit.register
+def _reap_at_exit() -> None:
+    reap_pending(block=True)  # and remove their scratch folders
+
+
 def reap_pending(block: bool) -> None:
-    """Collect supervisors of runs that finished early (see :func:`_watch`)."""
+    """Collect supervisors of runs that finished early (see :func:`_watch`) and remove their
+    scratch folders."""
     for pid in list(_pending_reap):
         try:
             done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
@@ -457,3 +466,4 @@ def reap_pending(block: bool) -> None:
             done = pid
         if done:
             _pending_reap.remove(pid)
+            scratch.remove(_pending_scratch.pop(pid, ""))

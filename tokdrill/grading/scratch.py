@@ -1,0 +1,85 @@
+"""Scratch folders of sandboxes without a private ``/tmp`` (the Landlock path), made and removed
+by the grader.
+
+Each folder's name carries the grader's process id, so the next grader to start removes the
+folders of graders that were killed before they could. Removal works whatever modes the
+submission gave the folders inside (it gives them back their owner's rights first, through
+descriptors, never following a symbolic link), and as root or an ordinary user alike.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import tempfile
+
+PREFIX = "tokdrill-scratch-"
+_NAME = re.compile(re.escape(PREFIX) + r"(\d+)-")
+_swept = False
+
+
+def make() -> str:
+    """A new scratch folder (mode 700) in the temporary folder; sweeps stale ones first, once
+    per process."""
+    global _swept
+    if not _swept:
+        _swept = True
+        sweep()
+    return tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
+
+
+def remove(path: str) -> None:
+    """Delete ``path`` and everything in it, whatever modes the folders inside were given."""
+    try:
+        top = os.lstat(path)
+    except OSError:
+        return
+    if not stat.S_ISDIR(top.st_mode):
+        return
+    try:
+        os.chmod(path, 0o700)
+        for _folder, subfolders, _files, fd in os.fwalk(path, follow_symlinks=False, onerror=lambda _exc: None):
+            for name in subfolders:
+                try:
+                    os.chmod(name, 0o700, dir_fd=fd, follow_symlinks=False)  # never through a link
+                except (OSError, ValueError, NotImplementedError):
+                    pass
+    except OSError:
+        pass
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def sweep(folder: str | None = None) -> list[str]:
+    """Remove the scratch folders of this user's graders that are no longer running; returns
+    what was removed. A folder another account owns, or whose grader lives, is left alone."""
+    base = folder or tempfile.gettempdir()
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _NAME.match(entry.name)
+        if not match:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or _running(int(match.group(1))):
+            continue
+        remove(entry.path)
+        removed.append(entry.path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone's process: perhaps a grader of ours under a reused id; keep it
+    return True
