@@ -6,6 +6,7 @@ capped and always removed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -40,7 +41,7 @@ from grading_helpers import (
     with_body,
 )
 
-from tokdrill.grading.limits import LIMITS_ENV, Limits
+from tokdrill.grading.limits import LIMITS_ENV, MIB, Limits
 from tokdrill.grading.mechanisms import INSIDE_UID, REFUSE_ENV
 from tokdrill.grading.view import install_paths
 
@@ -332,3 +333,18 @@ def test_scratch_folders_of_killed_graders_are_removed_by_the_next_run(tiny_dril
             if folder.exists():
                 os.chmod(folder / "deep", 0o700) if (folder / "deep").exists() else None
                 shutil.rmtree(folder)
+
+
+def test_scratch_is_capped_in_size(path_grader, tiny_drill):
+    limits = dataclasses.replace(FAST_LIMITS, tmp_bytes=8 * MIB, file_size_bytes=2 * MIB, wall_seconds=20.0)
+    body = """
+import itertools
+block = b"x" * (1 << 20)
+for n in itertools.count():  # only a limit ends this
+    with open(f"fill{n}.bin", "wb") as fh:
+        fh.write(block)
+"""
+    verdict = path_grader.grade(tiny_drill, with_body(body), limits=limits)
+    assert not verdict.passed
+    said = verdict.problem + "\n".join(t.message for t in verdict.tests)
+    assert "scratch size limit 8 MiB reached" in said, said

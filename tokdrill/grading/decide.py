@@ -47,6 +47,7 @@ class RunRecord:
     cpu_seconds: float = 0.0
     timed_out: bool = False
     stopped: bool = False  # the supervisor killed the child (deadline, output cap, grader gone)
+    scratch_full: bool = False  # the supervisor stopped it: the scratch folder outgrew its limit
     output: bytes = b""
     output_truncated: bool = False
     supervisor_lost: bool = False
@@ -249,6 +250,8 @@ def _how_it_ended(record: RunRecord, running: str | None, finished: bool) -> str
         return f"{limits.output_text()}, output truncated; the run was stopped{during}"
     if record.timed_out:
         return f"{limits.wall_text()} reached; the run was stopped{during}"
+    if record.scratch_full:
+        return f"{limits.scratch_text()} reached; the run was stopped{during}"
     if _cpu_exhausted(record):
         return f"{limits.cpu_text()} reached; the run was stopped{during}"
     if record.signal is not None:
@@ -311,6 +314,8 @@ def explain(message: str, limits: Limits) -> str:
         hints.append(f"{limits.processes_text()} reached")
     if "File too large" in message:
         hints.append(f"{limits.file_size_text()} reached")
+    if "No space left on device" in message:
+        hints.append(f"{limits.scratch_text()} reached")
     if "Too many open files" in message:
         hints.append(f"{limits.open_files_text()} reached")
     if "RecursionError" in message:

@@ -22,7 +22,7 @@ class Limits:
     open_files: int = 128
     processes: int = 32
     output_bytes: int = 1 * MIB
-    tmp_bytes: int = 64 * MIB  # size of the private /tmp when a mount namespace is available
+    tmp_bytes: int = 64 * MIB  # scratch space: the private /tmp's size, or the size the supervisor checks
 
     def to_json(self) -> dict[str, float]:
         return asdict(self)
@@ -66,6 +66,9 @@ class Limits:
 
     def processes_text(self) -> str:
         return f"process limit {self.processes}"
+
+    def scratch_text(self) -> str:
+        return f"scratch size limit {size_text(self.tmp_bytes)}"
 
     def open_files_text(self) -> str:
         return f"open files limit {self.open_files}"

@@ -122,6 +122,7 @@ class ChildEnded(msgspec.Struct, kw_only=True):
     stopped: bool  # the supervisor killed the child (deadline, output cap, grader gone)
     exit: int | None  # exit code, if it exited
     signal: int | None  # the signal that ended it, if one did
+    scratch_full: bool = False  # the supervisor stopped it: the scratch folder outgrew its limit
 
 
 def encode_status(status: ChildEnded) -> bytes:

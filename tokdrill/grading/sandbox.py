@@ -286,19 +286,25 @@ def _supervise(prepared: PreparedDrill, plan: ChildPlan, grader: int, keep: tupl
     # Standing by: wait for "g" (go) from the grader; anything else, or it going away, ends us.
     readable, _, _ = select.select([pidfd, ctrl_r], [], [])
     go = ctrl_r in readable and os.read(ctrl_r, 1) == b"g"
-    deadline = time.monotonic() + plan.confinement.limits.wall_seconds
-    timed_out = False
+    limits = plan.confinement.limits
+    folder = plan.confinement.scratch  # without a private /tmp: measured here
+    deadline = time.monotonic() + limits.wall_seconds
+    timed_out = scratch_full = False
     stopped = not go  # the supervisor itself ends the child (deadline, grader's request)
     while go:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             timed_out = stopped = True
             break
-        readable, _, _ = select.select([pidfd, ctrl_r], [], [], remaining)
+        wait = min(remaining, scratch.CHECK_EVERY) if folder else remaining
+        readable, _, _ = select.select([pidfd, ctrl_r], [], [], wait)
         if pidfd in readable:
             break  # the child ended by itself (or by a kernel limit)
         if readable:
             stopped = True  # the grader asked for a kill (output cap) or went away
+            break
+        if folder and scratch.usage(folder, child) > limits.tmp_bytes:
+            scratch_full = stopped = True
             break
     try:
         os.kill(child, signal.SIGKILL)  # PID 1 of its namespace: the kernel kills the rest
@@ -311,6 +317,7 @@ def _supervise(prepared: PreparedDrill, plan: ChildPlan, grader: int, keep: tupl
         cpu=usage.ru_utime + usage.ru_stime,
         timed_out=timed_out,
         stopped=stopped,
+        scratch_full=scratch_full,
         exit=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
     )
@@ -446,6 +453,7 @@ def _watch(record: RunRecord, pid: int, out_r: int, res_r: int, status_r: int, c
         record.signal = status.signal
         record.cpu_seconds = status.cpu
         record.timed_out = status.timed_out
+        record.scratch_full = status.scratch_full
         record.stopped = status.stopped
     if record.exit_code is None and record.signal is None and not record.timed_out and not record.finished:
         record.supervisor_lost = True

@@ -1,5 +1,9 @@
-"""Scratch folders of sandboxes without a private ``/tmp`` (the Landlock path), made and removed
-by the grader.
+"""Scratch folders of sandboxes without a private ``/tmp`` (the Landlock path), made, measured
+and removed outside the sandbox.
+
+Without a file system of its own the folder's size has no kernel limit beyond each file's
+(``RLIMIT_FSIZE``): the supervisor measures it every :data:`CHECK_EVERY` seconds while the
+submission runs (files deleted but still open included) and stops the run above the limit.
 
 Each folder's name carries the grader's process id, so the next grader to start removes the
 folders of graders that were killed before they could. Removal works whatever modes the
@@ -16,6 +20,8 @@ import stat
 import tempfile
 
 PREFIX = "tokdrill-scratch-"
+CHECK_EVERY = 0.05  # seconds between two measurements of a running submission's scratch folder
+ENTRY_BYTES = 4096  # what each file or folder counts for at least (an inode and its name)
 _NAME = re.compile(re.escape(PREFIX) + r"(\d+)-")
 _swept = False
 
@@ -32,23 +38,56 @@ def make() -> str:
 
 def remove(path: str) -> None:
     """Delete ``path`` and everything in it, whatever modes the folders inside were given."""
+    _open_up(path)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def usage(path: str, pid: int) -> int:
+    """Bytes the scratch folder ``path`` takes, plus files deleted but held open by ``pid``."""
+    return _open_up(path) + _held_deleted(pid)
+
+
+def _open_up(path: str) -> int:
+    """Give every folder under ``path`` its owner's rights back; returns the bytes found."""
     try:
         top = os.lstat(path)
     except OSError:
-        return
+        return 0
     if not stat.S_ISDIR(top.st_mode):
-        return
+        return 0
+    total = 0
     try:
         os.chmod(path, 0o700)
-        for _folder, subfolders, _files, fd in os.fwalk(path, follow_symlinks=False, onerror=lambda _exc: None):
+        for _folder, subfolders, files, fd in os.fwalk(path, follow_symlinks=False, onerror=lambda _exc: None):
             for name in subfolders:
                 try:
                     os.chmod(name, 0o700, dir_fd=fd, follow_symlinks=False)  # never through a link
                 except (OSError, ValueError, NotImplementedError):
                     pass
+            for name in (*subfolders, *files):
+                try:
+                    total += max(os.stat(name, dir_fd=fd, follow_symlinks=False).st_blocks * 512, ENTRY_BYTES)
+                except OSError:
+                    pass
     except OSError:
         pass
-    shutil.rmtree(path, ignore_errors=True)
+    return total
+
+
+def _held_deleted(pid: int) -> int:
+    total = 0
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return 0
+    for fd in fds:
+        try:
+            info = os.stat(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode) and info.st_nlink == 0:
+            total += info.st_blocks * 512
+    return total
 
 
 def sweep(folder: str | None = None) -> list[str]:
