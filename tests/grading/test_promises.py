@@ -348,3 +348,33 @@ for n in itertools.count():  # only a limit ends this
     assert not verdict.passed
     said = verdict.problem + "\n".join(t.message for t in verdict.tests)
     assert "scratch size limit 8 MiB reached" in said, said
+
+
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_without_seccomp_check_the_verdict_and_problems_say_what_is_missing_once(path, tiny_drill, tmp_path):
+    refuse = ",".join(filter(None, [PATHS[path].get(REFUSE_ENV), "seccomp"]))
+    verdict = CheckGrader(tmp_path, {REFUSE_ENV: refuse}).grade(tiny_drill, with_body("pass"), limits=FAST_LIMITS)
+    assert verdict.passed, verdict.problem
+    assert verdict.notice.startswith("The sandbox is incomplete on this machine: libseccomp")
+    assert "reach local services through Unix sockets" in verdict.notice
+    assert ("change the mode, times and attributes of your files" in verdict.notice) == (path == "landlock")
+    answer = tmp_path / "mine.py"
+    answer.write_text(with_body("pass"))
+    env = check_env(FAST_LIMITS, **{REFUSE_ENV: refuse})
+    shown = subprocess.run(check_argv("tiny-pairs", answer), capture_output=True, text=True, env=env, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count("The sandbox is incomplete on this machine") == 1
+
+
+def test_the_app_lists_a_missing_seccomp_among_its_problems_once(monkeypatch):
+    from tokdrill.backend import Backend
+
+    monkeypatch.setenv(REFUSE_ENV, "seccomp")
+    backend = Backend.open()
+    try:
+        found = backend.check_sandbox()
+        assert len(found) == 1 and found[0].startswith("grading sandbox: The sandbox is incomplete on this machine")
+        assert found[0] in backend.problems
+        assert backend.check_sandbox() == []
+    finally:
+        backend.close()

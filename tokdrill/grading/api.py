@@ -44,15 +44,16 @@ def grade(
 
 
 def sandbox_notice(grader: WarmGrader | None = None) -> str:
-    """One paragraph for a person if the sandbox cannot protect their files here, else "".
+    """One paragraph for a person if a protection of the sandbox is missing here, else "".
 
-    Landlock alone settles it without forking (it protects files wherever user namespaces are
-    refused). Otherwise the machine is probed: here if this process is single-threaded, else by
+    Landlock and seccomp settle it without forking (together they keep every promise wherever
+    user namespaces are refused). Otherwise the machine is probed: here if this process is single-threaded, else by
     ``grader`` (or a one-off grading server), since forking a threaded process is unsafe.
     """
-    from tokdrill.grading import landlock, mechanisms
+    from tokdrill.grading import landlock, mechanisms, seccomp
 
-    if "landlock" not in mechanisms.refused() and landlock.abi_version() > 0:
+    refused = mechanisms.refused()
+    if not {"landlock", "seccomp"} & refused and landlock.abi_version() > 0 and seccomp.library() is not None:
         return ""
     if may_fork():
         return mechanisms.notice(mechanisms.detect())

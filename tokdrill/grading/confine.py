@@ -207,6 +207,9 @@ class Lockdown:
             missing.append("NOT protected: terminals your account owns can be written to")
         if not plan.seccomp:
             missing.append("NOT protected: dangerous system calls (no seccomp on this machine)")
+            missing.append("NOT protected: Unix sockets, file watches and clearing the parent-death signal")
+            if plan.mode != "userns":
+                missing.append("NOT protected: the mode, times and attributes of your files; your other processes")
             if plan.mode != "userns":
                 missing.append("NOT protected: processes the submission starts may outlive the grader if it is killed")
         if plan.mode != "userns" and not plan.seccomp:

@@ -145,9 +145,9 @@ def _probe_child(flags: int, go_w: int, ack_r: int) -> int:
 
 
 def notice(mechanisms: Mechanisms) -> str:
-    """One paragraph for a person when the submission's files protection is missing, else ""."""
+    """One paragraph for a person when a protection is missing on this machine, else ""."""
     if mechanisms.files_protected:
-        return ""
+        return "" if mechanisms.seccomp else _without_seccomp(mechanisms)
     reason = mechanisms.why_not_userns or "user namespaces are not available"
     return (
         "The sandbox is weak on this machine: "
@@ -159,4 +159,24 @@ def notice(mechanisms: Mechanisms) -> str:
         "yourself. To fix it, allow unprivileged user namespaces (on Debian: "
         "sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 and later: "
         "sysctl kernel.apparmor_restrict_unprivileged_userns=0) or use a kernel with Landlock."
+    )
+
+
+def _without_seccomp(mechanisms: Mechanisms) -> str:
+    """What is missing where files are protected but seccomp is not."""
+    lost = [
+        "reach local services through Unix sockets",
+        "watch files with inotify",
+        "clear its parent-death signal and outlive the grader if the grader is killed",
+    ]
+    if not mechanisms.userns:
+        lost += [
+            "change the mode, times and attributes of your files",
+            "start processes and signal, limit or reprioritise your other processes",
+        ]
+    return (
+        "The sandbox is incomplete on this machine: libseccomp (libseccomp.so.2) is not available, "
+        "so code you grade can " + ", ".join(lost[:-1]) + " and " + lost[-1] + ". Files outside its "
+        "scratch folder stay unreadable or read-only. To fix it, install libseccomp "
+        "(on Debian and Ubuntu: apt install libseccomp2)."
     )
