@@ -51,13 +51,15 @@ def _variants(paths: set[str]) -> set[str]:
 
 def install_paths() -> tuple[str, ...]:
     """Folders and files that hold the interpreter and the modules it imports (outermost only):
-    its prefixes, and each entry of ``sys.path`` that a loaded module came from. An entry that
-    is merely the folder a command was started in (``python -m`` adds it) is not one of them."""
+    its prefixes and the entries of ``sys.path``, except the first when no loaded module came
+    from it (the folder a command was started in, which ``python -m`` adds)."""
     candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    loaded = {os.path.realpath(f) for f in (getattr(m, "__file__", None) for m in list(sys.modules.values())) if f}
-    for entry in sys.path:
-        if entry and any(under(f, os.path.realpath(entry)) for f in loaded):
-            candidates.add(entry)
+    candidates.update(p for p in sys.path[1:] if p)
+    if sys.path and sys.path[0]:
+        first = os.path.realpath(sys.path[0])
+        files = (getattr(m, "__file__", None) for m in list(sys.modules.values()))
+        if any(under(os.path.realpath(f), first) for f in files if f):
+            candidates.add(sys.path[0])
     return outermost({p for p in _variants(candidates) if os.path.exists(p)})
 
 
