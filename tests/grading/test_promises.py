@@ -317,7 +317,8 @@ def test_landlock_scratch_is_removed_whatever_modes_it_was_given(who, home, tiny
     assert not os.path.lexists(scratch), "the scratch folder outlived its run"
 
 
-def test_scratch_folders_of_killed_graders_are_removed_by_the_next_run(tiny_drill, tmp_path):
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_scratch_folders_of_killed_graders_are_removed_by_the_next_run(path, tiny_drill, tmp_path):
     gone = subprocess.Popen(["true"])
     gone.wait()
     stale = Path(tempfile.mkdtemp(prefix=f"tokdrill-scratch-{gone.pid}-"))
@@ -326,7 +327,7 @@ def test_scratch_folders_of_killed_graders_are_removed_by_the_next_run(tiny_dril
     os.chmod(stale / "deep", 0)
     live = Path(tempfile.mkdtemp(prefix=f"tokdrill-scratch-{os.getpid()}-"))
     try:
-        CheckGrader(tmp_path, PATHS["landlock"]).grade(tiny_drill, with_body("pass"), limits=FAST_LIMITS)
+        CheckGrader(tmp_path, PATHS[path]).grade(tiny_drill, with_body("pass"), limits=FAST_LIMITS)
         assert not stale.exists(), "a killed grader's scratch folder was left"
         assert live.exists(), "the scratch folder of a running grader was removed"
     finally:

@@ -102,6 +102,7 @@ class Standby:
         kernel.libc()
         hidden = tuple(hidden_dirs(prepared.spec))
         covered, kept, private = layout(hidden) if self.mode == "userns" else ((), (), view.private_paths())
+        scratch.sweep_once()  # folders left by killed graders, whichever path made them
         self.scratch = "" if self.mode == "userns" else scratch.make()
         out_r, out_w = os.pipe()
         res_r, res_w = os.pipe()

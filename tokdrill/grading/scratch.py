@@ -26,13 +26,17 @@ _NAME = re.compile(re.escape(PREFIX) + r"(\d+)-")
 _swept = False
 
 
-def make() -> str:
-    """A new scratch folder (mode 700) in the temporary folder; sweeps stale ones first, once
-    per process."""
+def sweep_once() -> None:
+    """:func:`sweep`, the first time a process calls it (whichever sandbox path it uses)."""
     global _swept
     if not _swept:
         _swept = True
         sweep()
+
+
+def make() -> str:
+    """A new scratch folder (mode 700) in the temporary folder, stale ones swept first."""
+    sweep_once()
     return tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
 
 
