@@ -16,12 +16,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from grading_helpers import (
     CONTENT,
     FAST_LIMITS,
+    FORK_WARNINGS,
     CheckGrader,
     alive,
     as_ordinary_user,
@@ -41,6 +43,7 @@ from grading_helpers import (
     with_body,
 )
 
+from tokdrill.grading import WarmGrader
 from tokdrill.grading.limits import LIMITS_ENV, MIB, Limits
 from tokdrill.grading.mechanisms import INSIDE_UID, REFUSE_ENV
 from tokdrill.grading.view import install_paths
@@ -48,10 +51,24 @@ from tokdrill.grading.view import install_paths
 PATHS = {"namespace": {}, "landlock": {REFUSE_ENV: "userns"}}
 
 
-@pytest.fixture(scope="module", params=sorted(PATHS))
-def path_grader(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> CheckGrader:
-    """`tokdrill check` on each sandbox path."""
-    return CheckGrader(tmp_path_factory.mktemp(request.param), PATHS[request.param])
+@pytest.fixture(scope="module", params=[f"{path}-{way}" for path in sorted(PATHS) for way in ("check", "app")])
+def path_grader(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[CheckGrader | WarmGrader]:
+    """Each sandbox path, through `tokdrill check` and through the app's warm grading server."""
+    path, way = request.param.split("-")
+    if way == "check":
+        yield CheckGrader(tmp_path_factory.mktemp(path), PATHS[path])
+        return
+    saved = dict(os.environ)
+    os.environ.update({**PATHS[path], "PYTHONWARNINGS": FORK_WARNINGS})  # read by the server it starts
+    try:
+        grader = WarmGrader()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    with grader:
+        yield grader
 
 
 @pytest.fixture()
@@ -63,13 +80,13 @@ def shared_folder():
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _passes(grader: CheckGrader, drill, body: str, limits: Limits = FAST_LIMITS):  # type: ignore[no-untyped-def]
+def _passes(grader: CheckGrader | WarmGrader, drill, body: str, limits: Limits = FAST_LIMITS):  # type: ignore[no-untyped-def]
     verdict = grader.grade(drill, with_body(body), limits=limits)
     assert verdict.passed, verdict.problem + "\n" + "\n".join(t.message for t in verdict.tests)
     return verdict
 
 
-def _outside_uid(grader: CheckGrader, drill) -> int:  # type: ignore[no-untyped-def]
+def _outside_uid(grader: CheckGrader | WarmGrader, drill) -> int:  # type: ignore[no-untyped-def]
     """The user id the sandbox's files and processes have outside it, as the submission reports it."""
     verdict = _passes(grader, drill, "import os\nprint('uid', os.getuid())")
     uid = int(re.search(r"uid (\d+)", verdict.output).group(1))  # type: ignore[union-attr]
@@ -89,6 +106,7 @@ def test_no_other_process_can_be_limited_reprioritised_or_stopped(path_grader, t
     try:
         assert wait_for(lambda: len(processes_with(marker)) == len(neighbours))
         pids = processes_with(marker)
+        niceness = {pid: os.getpriority(os.PRIO_PROCESS, pid) for pid in pids}
         body = f"""
 import os, resource, signal
 for pid in {pids!r}:
@@ -109,7 +127,7 @@ for pid in {pids!r}:
             limits = Path(f"/proc/{pid}/limits").read_text()
             assert re.search(r"Max open files\s+(\d+)", limits).group(1) != "7", "another process's limit changed"  # type: ignore[union-attr]
             assert re.search(r"Max cpu time\s+unlimited", limits), "another process's CPU limit changed"
-            assert os.getpriority(os.PRIO_PROCESS, pid) == 0, "another process was reprioritised"
+            assert os.getpriority(os.PRIO_PROCESS, pid) == niceness[pid], "another process was reprioritised"
             assert os.sched_getscheduler(pid) == os.SCHED_OTHER, "another process was moved to SCHED_IDLE"
             assert Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T", "stopped"
     finally:
