@@ -24,6 +24,7 @@ from grading_helpers import (
     CONTENT,
     FAST_LIMITS,
     FORK_WARNINGS,
+    PROJECT,
     CheckGrader,
     alive,
     as_ordinary_user,
@@ -398,3 +399,24 @@ def test_the_app_lists_a_missing_seccomp_among_its_problems_once(monkeypatch):
         assert backend.check_sandbox() == []
     finally:
         backend.close()
+
+
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_a_data_folder_inside_the_installation_stays_out_of_reach(path, tiny_drill, tmp_path):
+    data = Path(tempfile.mkdtemp(prefix=".data-", dir=PROJECT))  # as with a development checkout
+    try:
+        (data / "progress.sqlite3").write_text("DRAFTS\n")
+        os.chmod(data, 0o755)
+        os.chmod(data / "progress.sqlite3", 0o644)  # readable by any account: only the sandbox hides it
+        grader = CheckGrader(tmp_path, {**PATHS[path], "TOKDRILL_HOME": str(data)})
+        body = f"""
+import os
+try:
+    found = open({str(data / "progress.sqlite3")!r}).read()
+except OSError:
+    found = ""
+assert not found, "read the progress database"
+"""
+        _passes(grader, tiny_drill, body)
+    finally:
+        shutil.rmtree(data)

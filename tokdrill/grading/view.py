@@ -90,9 +90,19 @@ def visible_paths() -> tuple[str, ...]:
     return _visible
 
 
+_private: tuple[str, ...] | None = None
+
+
 def private_paths() -> tuple[str, ...]:
     """The user's data folder (and home), which must stay out of reach even when they lie
-    inside a visible path (say, a checkout installed in development mode)."""
+    inside a visible path (say, a checkout installed in development mode); computed once."""
+    global _private
+    if _private is None:
+        _private = _find_private()
+    return _private
+
+
+def _find_private() -> tuple[str, ...]:
     from tokdrill import locations
 
     found = {str(locations.data_dir())}
