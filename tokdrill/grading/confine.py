@@ -210,7 +210,6 @@ class Lockdown:
             missing.append("NOT protected: Unix sockets, file watches and clearing the parent-death signal")
             if plan.mode != "userns":
                 missing.append("NOT protected: the mode, times and attributes of your files; your other processes")
-            if plan.mode != "userns":
                 missing.append("NOT protected: processes the submission starts may outlive the grader if it is killed")
         if plan.mode != "userns" and not plan.seccomp:
             missing.append("NOT protected: network access")
