@@ -162,6 +162,7 @@ for attempt in (
     lambda: os.utime(folder, (0, 0)),
     lambda: os.setxattr(key, "user.planted", b"x"),
     lambda: os.removexattr(key, "user.keep"),
+    lambda: os.truncate(key, 0),
 ):
     try:
         attempt()
@@ -171,6 +172,7 @@ for attempt in (
     _passes(path_grader, tiny_drill, body)
     after = [(p.stat().st_mode, p.stat().st_mtime_ns, sorted(os.listxattr(p))) for p in (shared_folder, key)]
     assert after == before
+    assert key.read_text() == "secret\n"
 
 
 def test_only_a_socketpairs_own_ends_can_be_used(path_grader, tiny_drill, shared_folder):

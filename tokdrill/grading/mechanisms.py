@@ -165,7 +165,7 @@ def notice(mechanisms: Mechanisms) -> str:
 def _without_seccomp(mechanisms: Mechanisms) -> str:
     """What is missing where files are protected but seccomp is not."""
     lost = [
-        "reach local services through Unix sockets",
+        "reach local services through Unix sockets" + ("" if mechanisms.userns else " and the network through UDP"),
         "watch files with inotify",
         "clear its parent-death signal and outlive the grader if the grader is killed",
     ]
