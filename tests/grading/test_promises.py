@@ -142,7 +142,10 @@ def test_no_file_mode_time_or_attribute_changes_outside_scratch(path_grader, tin
     key = shared_folder / "id_ed25519"
     key.write_text("secret\n")
     os.chmod(key, 0o600)
-    os.setxattr(key, "user.keep", b"1")
+    try:
+        os.setxattr(key, "user.keep", b"1")
+    except OSError:  # a file system without user attributes: the other changes are still tried
+        pass
     os.chmod(shared_folder, 0o755)
     for path in (shared_folder, key):
         if uid != os.geteuid():
