@@ -14,9 +14,9 @@ from pathlib import Path
 
 from tokdrill.grading.limits import LIMITS_ENV, Limits
 from tokdrill.grading.mechanisms import NOBODY
-from tokdrill.grading.sandbox import closed_folders, install_paths
 from tokdrill.grading.spec import DrillLike
 from tokdrill.grading.verdict import Verdict
+from tokdrill.grading.view import closed_folders, install_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CONTENT = FIXTURES / "content"
