@@ -287,6 +287,15 @@ def _check_as_user(home: Path, source: str, path: str, limits: Limits = FAST_LIM
     return verdict
 
 
+def _top_level_files() -> list[str]:
+    """Files directly in / that anyone may read (a machine's notes, say): none is Python's."""
+    return [
+        entry.path
+        for entry in os.scandir("/")
+        if entry.is_file(follow_symlinks=False) and entry.stat().st_mode & 0o004 and entry.stat().st_size
+    ]
+
+
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_an_ordinary_users_private_files_and_data_are_out_of_reach(path, home):
     body = f"""
@@ -304,6 +313,12 @@ for name in (".ssh/id_ed25519", ".config/service/token", "data/progress.sqlite3"
     except OSError:
         pass
 assert not read, read
+for path in {_top_level_files()!r}:
+    try:
+        with open(path, "rb") as fh:
+            assert not fh.read(1), path + " is readable"
+    except OSError:
+        pass
 for folder in ("/run", "/var/run", "/home", "/root", "/var/tmp"):
     try:
         shown = [os.path.join(folder, name) for name in os.listdir(folder)]

@@ -42,7 +42,7 @@ class Confinement:
     grader_is_root: bool
     hidden: tuple[str, ...]  # folders of the hidden tests
     scratch: str = ""  # scratch folder made by the grader (modes without a private /tmp)
-    covered: tuple[str, ...] = ()  # top-level folders covered by an empty one (only kept paths show)
+    covered: tuple[str, ...] = ()  # top-level entries covered by empty ones (only kept paths show)
     kept: tuple[str, ...] = ()  # paths under /tmp or a covered folder that stay visible (read-only)
     private: tuple[str, ...] = ()  # the user's folders inside visible ones, covered too
     visible: tuple[str, ...] = ()  # everything the submission may read (see tokdrill.grading.view)
@@ -123,7 +123,12 @@ class Lockdown:
         tmp_size = plan.limits.tmp_bytes
         kernel.mount("tmpfs", "/tmp", "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV, f"size={tmp_size},mode=1777")
         for folder in plan.covered:
-            kernel.mount("tmpfs", folder, "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV, "size=256k,mode=755")
+            if os.path.isdir(folder):
+                kernel.mount("tmpfs", folder, "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV, "size=256k,mode=755")
+            else:  # a file at the top: an empty device over it
+                blank = kernel.open_tree("/dev/null")
+                kernel.move_mount(blank, folder)
+                os.close(blank)
         for path, fd in kept.items():
             os.makedirs(path, exist_ok=True) if os.path.isdir(f"/proc/self/fd/{fd}") else _touch(path)
             kernel.move_mount(fd, path)

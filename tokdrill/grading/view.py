@@ -119,7 +119,8 @@ def _find_private() -> tuple[str, ...]:
 
 def namespace_layout(hidden: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """For the user-namespace path: (covered, kept, private). ``covered`` are the top-level
-    folders to mount an empty file system over (every one that is not visible in full);
+    entries to hide (every one that is not visible in full): folders under an empty file
+    system, files under an empty device;
     ``kept`` the visible paths, and the folders of the hidden tests (read before the seal), that
     lie under a covered folder or ``/tmp`` and are attached again; ``private`` the folders to
     cover inside visible ones."""
@@ -127,7 +128,7 @@ def namespace_layout(hidden: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[st
     covered = []
     for entry in sorted(os.listdir("/")):
         path = "/" + entry
-        if path in OWN or os.path.islink(path) or not os.path.isdir(path):
+        if path in OWN or os.path.islink(path):
             continue
         if path not in visible:
             covered.append(path)
