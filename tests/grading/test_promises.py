@@ -122,6 +122,11 @@ for pid in {pids!r}:
             attempt()
         except OSError:
             pass
+    try:
+        seen = open(f"/proc/{{pid}}/cmdline").read()
+    except OSError:
+        seen = ""
+    assert not seen, "saw another process: " + seen
 """
         _passes(path_grader, tiny_drill, body)
         for pid in pids:
