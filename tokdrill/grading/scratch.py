@@ -19,6 +19,8 @@ import shutil
 import stat
 import tempfile
 
+from tokdrill.grading.mechanisms import NOBODY
+
 PREFIX = "tokdrill-scratch-"
 CHECK_EVERY = 0.05  # seconds between two measurements of a running submission's scratch folder
 ENTRY_BYTES = 4096  # what each file or folder counts for at least (an inode and its name)
@@ -96,7 +98,10 @@ def _held_deleted(pid: int) -> int:
 
 def sweep(folder: str | None = None) -> list[str]:
     """Remove the scratch folders of this user's graders that are no longer running; returns
-    what was removed. A folder another account owns, or whose grader lives, is left alone."""
+    what was removed. A folder another account owns (for root: other than ``nobody``, to which
+    its sandboxes hand their scratch), or whose grader lives, is left alone. Removal opens every
+    folder relative to its parent without following links, so a planted link leads nowhere."""
+    owners = {os.geteuid(), NOBODY} if os.geteuid() == 0 else {os.geteuid()}
     base = folder or tempfile.gettempdir()
     removed: list[str] = []
     try:
@@ -111,7 +116,7 @@ def sweep(folder: str | None = None) -> list[str]:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or _running(int(match.group(1))):
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid not in owners or _running(int(match.group(1))):
             continue
         remove(entry.path)
         removed.append(entry.path)
