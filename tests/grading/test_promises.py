@@ -234,8 +234,8 @@ def test_a_submission_clearing_its_parent_death_signal_dies_with_a_killed_grader
     marker = new_marker()
     answer = tmp_path / "linger.py"
     answer.write_text(
-        rename_process(marker)
-        + "ctypes.CDLL(None).prctl(1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG: none\n"
+        "import ctypes\nctypes.CDLL(None).prctl(1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG: none\n"
+        + rename_process(marker)  # the name shows once the signal is cleared (or refused)
         + "import time\ntime.sleep(600)\n"
         + with_body("pass")
     )
