@@ -301,6 +301,7 @@ def _top_level_files() -> list[str]:
     ]
 
 
+@pytest.mark.ordinary_user
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_an_ordinary_users_private_files_and_data_are_out_of_reach(path, home):
     body = f"""
@@ -348,7 +349,7 @@ if not os.path.exists("closed"):  # once: every test calls the function
 """
 
 
-@pytest.mark.parametrize("who", ["this-account", "ordinary-user"])
+@pytest.mark.parametrize("who", ["this-account", pytest.param("ordinary-user", marks=pytest.mark.ordinary_user)])
 def test_landlock_scratch_is_removed_whatever_modes_it_was_given(who, home, tiny_drill, tmp_path):
     if who == "ordinary-user":
         verdict = _check_as_user(home, with_body(SCRATCH_MAZE), "landlock")
