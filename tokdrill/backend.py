@@ -287,7 +287,7 @@ class Backend:
         with self._symbols_lock:
             if self._symbols_checked:
                 return []
-            from tokdrill.content.reference import symbol_problem
+            from tokdrill.content.reference import release_parsed, symbol_problem
 
             found = []
             for drill in list(self.library.drills.values()):
@@ -296,6 +296,7 @@ class Backend:
                     if problem is not None:
                         found.append(f"{drill.origin}: symbols: {problem}")
                         self.broken_drills.add(drill.id)
+            release_parsed()
             self.problems.extend(found)
             self._symbols_checked = True
             return found

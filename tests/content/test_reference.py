@@ -189,3 +189,11 @@ def test_real_reference_symbol_checks() -> None:
     assert symbol_problem("WordPieceTokenizer.tokenize_word") is None
     assert "not in reference_impl.__all__" in (symbol_problem("no_such_function") or "")
     assert "has no method" in (symbol_problem("BPETokenizer.no_such_method") or "")
+
+
+def test_no_syntax_tree_is_kept_once_the_text_is_cut(fake_package: str) -> None:
+    first = reference_source(["plain", "Tool.first"], fake_package)
+    assert reference._parse.cache_info().currsize == 0
+    reference.clear_caches()
+    assert reference_source(["plain", "Tool.first"], fake_package) == first  # parsed anew
+    assert reference._parse.cache_info().currsize == 0

@@ -138,6 +138,21 @@ async def test_recall_shows_prompt_and_hides_reference(app: TokdrillApp) -> None
         assert not screen.query_one("#retype-status").display
 
 
+async def test_retype_writes_the_prompt_when_it_is_first_shown(app: TokdrillApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(app, pilot, "r")
+        assert not screen.query("#prompt-text")  # hidden behind the reference: not built yet
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert screen.query_one("#prompt").display
+        assert not screen.query_one("#reference").display
+        shown = screen.query("#prompt-text")
+        assert len(shown) == 1 and screen.query_one("#prompt").children[0] is shown.first()
+        await pilot.press("ctrl+r", "ctrl+r")  # back to the reference and to the prompt again
+        await pilot.pause()
+        assert len(screen.query("#prompt-text")) == 1
+
+
 async def test_retype_marks_first_divergence_and_jumps_to_it(app: TokdrillApp, backend: Backend) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(app, pilot, "r")

@@ -55,6 +55,12 @@ def _import(package: str) -> ModuleType:
         raise SymbolError(f"cannot import {package}: {type(exc).__name__}: {exc}") from None
 
 
+def release_parsed() -> None:
+    """Drop the parsed reference files. Their syntax trees weigh more than every text cut from
+    them, and once a drill's text is built nothing reads them again (a later call parses anew)."""
+    _parse.cache_clear()
+
+
 def clear_caches() -> None:
     """Forget parsed files, imported packages and extracted snippets (for tests and reloads)."""
     _parse.cache_clear()
@@ -244,7 +250,10 @@ def reference_source(symbols: Sequence[str], package: str = REFERENCE_PACKAGE) -
     Raises :class:`SymbolError` for a symbol the package does not provide; the loader has
     already rejected such drills, so for a loaded drill this does not happen.
     """
-    return _reference_source(tuple(symbols), package)
+    try:
+        return _reference_source(tuple(symbols), package)
+    finally:
+        release_parsed()
 
 
 @lru_cache(maxsize=1024)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import select
 import struct
 import time
@@ -190,6 +189,8 @@ def write_frame(fd: int, message: dict[str, object]) -> None:
 
 
 def new_nonce() -> str:
+    import secrets  # with hashlib and OpenSSL behind it: loaded when a grader first starts
+
     return secrets.token_hex(16)
 
 

@@ -17,7 +17,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import ScreenResume, ScreenSuspend
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Markdown, Static, TextArea
+from textual.widget import Widget
+from textual.widgets import Static, TextArea
 
 from tokdrill.backend import AttemptSummary, Backend
 from tokdrill.clock import clock_text
@@ -117,7 +118,8 @@ class DrillScreen(Screen[None]):
                 if self.mode == "retype":
                     yield ReferenceView(self.reference, id="reference")
                 with VerticalScroll(id="prompt", classes="hidden" if self.mode == "retype" else ""):
-                    yield Markdown(self.drill.prompt, id="prompt-text")
+                    if self.mode != "retype":  # retype mode writes the prompt when it is first shown
+                        yield self._prompt_text()
                     yield Static(references_text(self.drill.references), id="prompt-references")
             yield CodeEditor(
                 "" if self.mode == "retype" else drill.starter,
@@ -127,6 +129,12 @@ class DrillScreen(Screen[None]):
             )
         yield ResultsPanel(id="results")
         yield FittingFooter()
+
+    def _prompt_text(self) -> Widget:
+        """The drill's prompt as Markdown (the parser and its widgets are loaded on first use)."""
+        from textual.widgets import Markdown
+
+        return Markdown(self.drill.prompt, id="prompt-text")
 
     def on_mount(self) -> None:
         self.editor = self.query_one(CodeEditor)
@@ -403,6 +411,8 @@ class DrillScreen(Screen[None]):
         reference = self.query_one(ReferenceView)
         prompt = self.query_one("#prompt", VerticalScroll)
         showing_reference = not reference.has_class("hidden")
+        if showing_reference and not prompt.query("#prompt-text"):
+            prompt.mount(self._prompt_text(), before=0)
         reference.set_class(showing_reference, "hidden")
         prompt.set_class(not showing_reference, "hidden")
 

@@ -1,0 +1,65 @@
+"""The app's launch imports only what its first screen needs: proven in a fresh interpreter that
+builds the app the way ``tokdrill`` does and runs it headless to its first frame."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+# What Today never uses: the grader, Anki, the charts and their plotting library, Markdown,
+# syntax highlighting, YAML (the content comes from its cache), the reference code and the
+# drill screen. Each is imported the first time a screen or a command needs it.
+NOT_AT_LAUNCH = (
+    "tokdrill.grading.api",
+    "tokdrill.grading.sandbox",
+    "tokdrill.anki",
+    "tokdrill.content.reference",
+    "tokdrill.ui.screens.drill",
+    "tokdrill.ui.screens.stats",
+    "tokdrill.ui.widgets.charts_figures",
+    "reference_impl",
+    "genanki",
+    "plotext",
+    "textual_plotext",
+    "markdown_it",
+    "yaml",
+    "pygments",
+    "pytest",
+    "secrets",
+    "ctypes",
+)
+
+LAUNCH = """
+import json, sys
+from tokdrill.cli import build_parser
+from tokdrill.ui.launch import build_app
+
+app = build_app(build_parser().parse_args([]))
+seen = []
+
+def first_frame():
+    seen.extend(sys.modules)
+    app.exit()
+
+app.call_later(lambda: app.call_after_refresh(first_frame))
+app.run(headless=True, size=(80, 24))
+print(json.dumps(seen))
+"""
+
+
+def test_the_first_screen_is_shown_without_the_modules_it_does_not_use(tmp_path: Path) -> None:
+    for _ in range(2):  # the second start reads the content from its cache, as every later start does
+        done = subprocess.run(
+            [sys.executable, "-c", LAUNCH],
+            capture_output=True,
+            text=True,
+            env={"PATH": "/usr/bin:/bin", "TOKDRILL_HOME": str(tmp_path), "HOME": str(tmp_path)},
+            timeout=120,
+            check=True,
+        )
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "tokdrill.ui.screens.home" in loaded  # the probe did reach the first screen
+    early = sorted(m for m in NOT_AT_LAUNCH if m in loaded or any(n.startswith(m + ".") for n in loaded))
+    assert early == [], f"imported before the first frame: {early}"
