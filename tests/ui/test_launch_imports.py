@@ -45,7 +45,7 @@ def first_frame():
 
 app.call_later(lambda: app.call_after_refresh(first_frame))
 app.run(headless=True, size=(80, 24))
-print(json.dumps(seen))
+print(json.dumps({"first_frame": seen, "after_quit": list(sys.modules)}))
 """
 
 
@@ -59,7 +59,9 @@ def test_the_first_screen_is_shown_without_the_modules_it_does_not_use(tmp_path:
             timeout=120,
             check=True,
         )
-    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    loaded = set(report["first_frame"])
     assert "tokdrill.ui.screens.home" in loaded  # the probe did reach the first screen
     early = sorted(m for m in NOT_AT_LAUNCH if m in loaded or any(n.startswith(m + ".") for n in loaded))
     assert early == [], f"imported before the first frame: {early}"
+    assert "tokdrill.ui.screens.drill" not in report["after_quit"]  # quitting from Today loads no drill screen

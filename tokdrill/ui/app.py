@@ -7,6 +7,7 @@ no screen imports the app.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -346,10 +347,12 @@ class TokdrillApp(App[None]):
         self.push_screen(DrillScreen(self.backend, self.backend.library.drill(drill_id), mode))
 
     def _drill_screen(self) -> DrillScreen | None:
-        """The open drill screen, if any (there is never more than one)."""
-        from tokdrill.ui.screens.drill import DrillScreen
-
-        return next((s for s in self.screen_stack if isinstance(s, DrillScreen)), None)
+        """The open drill screen, if any (there is never more than one). Its module is loaded
+        with the first drill, so quitting before any drill was opened does not load it."""
+        drill = sys.modules.get("tokdrill.ui.screens.drill")
+        if drill is None:
+            return None
+        return next((s for s in self.screen_stack if isinstance(s, drill.DrillScreen)), None)
 
     def _can_open(self, drill_id: str) -> bool:
         found = self.backend.check_symbols()  # no-op once the background check has run
