@@ -38,8 +38,9 @@ def test_growth_prints_the_table_and_the_growth_section(
     assert main(["bench", "--quick", "--only", "interactions", "--growth"]) == 0
     out = capsys.readouterr().out
     assert measured == [("groups", (["interactions"], True)), ("growth", True)]
-    assert "F4 to Stats painted  120 ms" in out
-    assert "1 of 1 figures meet their goal" in out
+    assert any(line.startswith("F4 to Stats painted ") and " 120 ms " in line for line in out.splitlines())
+    assert "2 of 2 figures meet their goal" in out  # with the run's own wall time
+    assert "tokdrill bench --quick --growth wall time (some groups)" in out
     assert "1 of 1 figures grow at most linearly" in out
     assert out.index("figures meet their goal") < out.index("exponent")
 
@@ -49,7 +50,10 @@ def test_json_carries_the_growth_rows_only_when_asked(
 ) -> None:
     assert main(["bench", "--json", "--growth", "--only", "store"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["figures"][0]["name"] == "F4 to Stats painted"
+    assert [f["name"] for f in document["figures"]] == [
+        "F4 to Stats painted",
+        "tokdrill bench --growth wall time (some groups)",
+    ]
     assert document["growth"][0]["exponent"] == pytest.approx(ROW.exponent, abs=1e-3)
     assert main(["bench", "--json", "--only", "store"]) == 0
     assert "growth" not in json.loads(capsys.readouterr().out)
@@ -69,3 +73,13 @@ def test_markdown_prints_the_benchmark_page_naming_the_command(
 def test_an_unknown_group_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--only", "nonsense"]) == 2
     assert "unknown group nonsense" in capsys.readouterr().err
+
+
+def test_the_wall_time_has_a_goal_only_for_a_quick_run_of_every_group_with_growth() -> None:
+    judged = bench_run.wall_figure(601.0, quick=True, growth=True, every_group=True)
+    assert (judged.name, judged.goal, judged.met) == ("tokdrill bench --quick --growth wall time", "<= 600 s", False)
+    assert bench_run.wall_figure(599.0, quick=True, growth=True, every_group=True).met
+    for quick, growth, every in [(False, True, True), (True, False, True), (True, True, False)]:
+        other = bench_run.wall_figure(5000.0, quick, growth, every)
+        assert (other.goal, other.met) == ("information", True)
+    assert bench_run.wall_figure(1.0, False, False, True).name == "tokdrill bench wall time"

@@ -54,6 +54,23 @@ def run_growth(quick: bool, log: TextIO = sys.stderr) -> tuple[list[GrowthRow], 
     return rows, problems
 
 
+QUICK_GROWTH_GOAL_SECONDS = 600.0  # `tokdrill bench --quick --growth`, every group
+
+
+def wall_figure(seconds: float, quick: bool, growth: bool, every_group: bool) -> Figure:
+    """How long this run of the benchmark took; a goal only for a quick run of every group with
+    growth (the run a change is checked with), information otherwise."""
+    flags = " ".join(flag for flag, on in (("--quick", quick), ("--growth", growth)) if on)
+    judged = quick and growth and every_group
+    return Figure(
+        name=f"tokdrill bench {flags} wall time{'' if every_group else ' (some groups)'}".replace("  ", " "),
+        value=seconds,
+        unit="s",
+        goal=f"<= {QUICK_GROWTH_GOAL_SECONDS:g} s" if judged else "information",
+        met=seconds <= QUICK_GROWTH_GOAL_SECONDS if judged else True,
+    )
+
+
 def value_text(value: float | None, unit: str = "") -> str:
     """A measured value as the tables show it: three significant digits, whole from 100 up."""
     if value is None:

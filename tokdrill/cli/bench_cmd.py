@@ -28,20 +28,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import sys
+    import time
 
     from tokdrill.bench.growth import render_growth
-    from tokdrill.bench.run import GROUPS, render_json, render_table, run_groups, run_growth
+    from tokdrill.bench.run import GROUPS, render_json, render_table, run_groups, run_growth, wall_figure
 
     names = args.only or list(GROUPS)
     unknown = [n for n in names if n not in GROUPS]
     if unknown:
         print(f"tokdrill bench: unknown group {', '.join(unknown)}; choose from {', '.join(GROUPS)}", file=sys.stderr)
         return 2
+    started = time.perf_counter()
     figures, problems = run_groups(names, quick=args.quick)
     growth = None
     if args.growth:
         growth, trouble = run_growth(quick=args.quick)
         problems += trouble
+    every_group = set(names) == set(GROUPS)
+    figures.append(wall_figure(time.perf_counter() - started, args.quick, args.growth, every_group))
     if args.json:
         print(render_json(figures, problems, growth))
         return 0
