@@ -62,7 +62,7 @@ async def test_retype_wrong_then_right_records_one_passing_attempt(
         await submit(app, pilot)
         verdict = screen.last_verdict
         assert verdict is not None and not verdict.passed
-        shown = str(screen.results.query_one("#tests").render())
+        shown = screen.results.text_of("tests")
         for test in verdict.tests:  # every hidden test is listed with its outcome
             assert test.name.split("::")[-1] in shown
         assert "failed" in shown
@@ -77,10 +77,10 @@ async def test_retype_wrong_then_right_records_one_passing_attempt(
         assert attempt.passed and attempt.mode == "retype" and attempt.submissions == 2
         assert attempt.active_seconds == pytest.approx(120.0)
         assert attempt.retype_accuracy == pytest.approx(1.0)
-        summary = str(screen.results.query_one("#summary").render())
+        summary = screen.results.text_of("summary")
         assert "Passed in 2:00" in summary and "under the 8:00 target" in summary
         assert "first pass" in summary
-        assert "matches the reference exactly" in str(screen.results.query_one("#diff").render())
+        assert "matches the reference exactly" in screen.results.text_of("diff")
         assert editor.read_only
         assert backend.draft(DRILL, "retype") is None
 
@@ -122,7 +122,7 @@ async def test_second_pass_reports_personal_best_and_diff(
         await load(pilot, screen, "# my version\n" + code)
         clock.advance(seconds=200)
         await submit(app, pilot)
-        summary = str(screen.results.query_one("#summary").render())
+        summary = screen.results.text_of("summary")
         assert "new personal best (was 5:00)" in summary
         assert "-# my version" in screen.results.diff_text
         assert len(backend.store.attempts(DRILL)) == 2
@@ -484,7 +484,7 @@ async def test_the_next_due_day_after_a_pass_comes_before_the_interview(
         await load(pilot, screen, backend.reference(screen.drill))
         await submit(app, pilot)
         assert screen.finished
-        summary = str(screen.query_one("#summary").render())
+        summary = screen.results.text_of("summary")
         state = backend.store.item_state("drill", DRILL)
         assert state is not None and state.due.date() > interview  # the scheduler alone would go past it
         window = window_start(interview, backend._planner.calendar()).date()
@@ -507,13 +507,11 @@ async def test_while_grading_the_bar_says_so_and_the_last_verdict_stays_greyed(
             if round_ == 0:
                 assert not screen.results.display  # nothing was shown yet, and nothing moves
             else:
-                assert screen.results.has_class("-stale") and "FAILED" in str(
-                    screen.results.query_one("#tests").render()
-                )
+                assert screen.results.stale and "FAILED" in screen.results.text_of("tests")
             release.set()
             await settle(pilot, lambda: not screen.grading)
             release.clear()
-            assert not bar_state.display and screen.results.display and not screen.results.has_class("-stale")
+            assert not bar_state.display and screen.results.display and not screen.results.stale
 
 
 async def test_a_verdict_that_comes_at_once_replaces_the_last_without_a_grading_frame(
@@ -530,11 +528,11 @@ async def test_a_verdict_that_comes_at_once_replaces_the_last_without_a_grading_
             await pilot.press("ctrl+s")
             await settle(pilot, lambda: screen.grading)
             await pilot.pause()
-            assert not bar_state.display and not screen.results.has_class("-stale")
+            assert not bar_state.display and not screen.results.stale
             release.set()
             await settle(pilot, lambda: not screen.grading)
             release.clear()
-            assert not bar_state.display and "FAILED" in str(screen.results.query_one("#tests").render())
+            assert not bar_state.display and "FAILED" in screen.results.text_of("tests")
 
 
 async def test_typing_while_paused_resumes_and_keeps_the_keys(app: TokdrillApp, clock: FixedClock) -> None:

@@ -64,7 +64,7 @@ async def test_failures_come_first_and_are_visible_after_a_failed_submit(app: To
         await submit(app, pilot)
         verdict = screen.last_verdict
         assert verdict is not None and not verdict.passed
-        listing = str(screen.results.query_one("#tests").render()).splitlines()
+        listing = screen.results.text_of("tests").splitlines()
         passes = [line.startswith("✓") for line in listing if line[:1] in "✓✗!⌛"]
         assert passes == sorted(passes) and False in passes  # no pass listed before a failure
         first_failure = next(t for t in verdict.tests if t.outcome != "passed")
@@ -111,7 +111,7 @@ async def test_a_submission_that_does_not_import_shows_why_first(app: TokdrillAp
         text = screen_text(app)
         assert "IndentationError" in text and "see the problem above" not in text  # the cause, unscrolled
         assert "(editor, line 3" in text and "submission" not in text  # where, in words the user knows
-        listing = str(screen.results.query_one("#tests").render())
+        listing = screen.results.text_of("tests")
         assert listing.index("problem:") < listing.index(verdict.tests[0].name.split("::")[-1])
 
 

@@ -85,5 +85,5 @@ async def test_the_drill_counts_keys_live_and_reports_the_costliest(app: Tokdril
         screen.editor.load_text(screen.reference)
         await pilot.pause()
         await submit(app, pilot)
-        summary = str(screen.results.query_one("#summary").render())
+        summary = screen.results.text_of("summary")
         assert "Typing:" in summary and "wpm" in summary and "costliest: `" in summary

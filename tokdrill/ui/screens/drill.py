@@ -8,8 +8,6 @@ scroll with keys while the editor keeps focus.
 
 from __future__ import annotations
 
-from functools import partial
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -327,15 +325,15 @@ class DrillScreen(Screen[None]):
             return
         typing = self.typing_figures()
         summary = self.record(verdict)
-        self.results.show_verdict(verdict, summary_text(summary, typing))
-        self.results.after_verdict_shown(partial(self._after_pass, message.source))
+        diff = code_diff(message.source, self.reference or self.backend.reference(self.drill))
+        self.results.show_verdict(verdict, summary_text(summary, typing), diff)
+        self.results.after_verdict_shown(self._after_pass)
 
-    def _after_pass(self, source: str) -> None:
-        """What follows a pass, once the verdict is on screen: the diff against the reference,
-        the editor read-only (restyled, so every row it shows is drawn again) at its left edge,
-        and the keys of a finished drill."""
+    def _after_pass(self) -> None:
+        """What follows a pass, once the verdict and the diff are on screen: the editor read-only
+        (restyled, so every row it shows is drawn again) at its left edge, and the keys of a
+        finished drill."""
         self.editor.read_only = True
-        self.results.show_diff(code_diff(source, self.reference or self.backend.reference(self.drill)))
         self.editor.scroll_to(x=0, animate=False)
         self.refresh_bindings()
 

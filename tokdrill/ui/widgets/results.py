@@ -1,23 +1,33 @@
 """The results panel: the verdict with failing tests first, then after a pass the time summary,
 the typing figures and the diff against the reference. It scrolls with keys while the editor keeps
-focus (:meth:`ResultsPanel.scroll_page`)."""
+focus (:meth:`ResultsPanel.scroll_page`).
+
+The panel is drawn line by line, as the Browse list is: its parts are wrapped once per width into
+rows, and only the rows on screen are drawn (each kept until the content, width or theme changes).
+A new verdict lays the screen out again only when the panel's height changes; a verdict as tall as
+the last (or one that overflows a panel already at its full height) repaints the panel's rows and
+nothing else. The scroll bar is always shown, so it never appears or goes with a later layout.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from rich.console import RenderableType
-from rich.syntax import Syntax
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.timer import Timer
 
 from tokdrill.grading.report import summary_line, summary_style, verdict_spans
 from tokdrill.grading.verdict import Verdict
-from tokdrill.ui.widgets.kept_static import KeptStatic
 
 _STYLES = {"plain": "", "pass": "bold green", "fail": "bold red", "warn": "yellow", "dim": "dim", "heading": "bold"}
+PARTS = ("summary", "diff", "tests")  # top to bottom: after a pass the diff sits right under the summary
+STALE = Style(dim=True)  # the last verdict while the next is graded
+PAINT_WAIT_SECONDS = 0.5  # after_verdict_shown's work runs after this long if the panel is not drawn
 
 
 def verdict_text(verdict: Verdict) -> Text:
@@ -29,62 +39,187 @@ def verdict_text(verdict: Verdict) -> Text:
     return out
 
 
-class ResultsPanel(VerticalScroll, can_focus=True):
-    """Shows a verdict (greyed while the next is graded), and after a pass the time summary and the diff."""
+def diff_text(diff: str) -> Text:
+    """A unified diff coloured by line: added green, removed red, hunk headers cyan, file names bold."""
+    out = Text()
+    for line in diff.split("\n"):
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        else:
+            style = ""
+        out.append(line + "\n", style=style)
+    out.rstrip()
+    return out
+
+
+class ResultsPanel(ScrollView, can_focus=True):
+    """Shows a verdict (dimmed while the next is graded), and after a pass the time summary and the diff."""
 
     DEFAULT_CSS = """
-    ResultsPanel { height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1; scrollbar-gutter: stable; }
+    ResultsPanel {
+        height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1;
+        overflow-x: hidden; overflow-y: scroll;
+    }
     ResultsPanel.-empty { display: none; }
-    ResultsPanel.-stale > KeptStatic { text-opacity: 55%; }
-    ResultsPanel > KeptStatic { width: 1fr; height: auto; }
-    ResultsPanel > KeptStatic.-blank { display: none; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-empty")
-        self._summary = KeptStatic("", id="summary", classes="-blank")
-        self._tests = KeptStatic("", id="tests", classes="-blank")
-        self._diff = KeptStatic("", id="diff", classes="-blank")
+        self._parts: dict[str, Text] = {name: Text() for name in PARTS}
         self.diff_text = ""
+        self._stale = False
+        self._rows: list[Text] = []
+        self._wrapped_at = -1  # the width the rows were wrapped at (-1: not wrapped)
+        self._drawn: dict[tuple[int, int, bool], Strip] = {}  # (row, width, stale) -> the row drawn
+        self.wraps = 0  # times the parts were wrapped into rows
+        self.rows_drawn = 0
+        self._after_paint: list[Callable[[], object]] = []
+        self._paint_wait: Timer | None = None
 
-    def compose(self) -> ComposeResult:
-        yield self._summary
-        yield self._diff  # after a pass: the diff right under the time summary, then the tests
-        yield self._tests
+    # ----------------------------------------------------------------------------- content
+    def text_of(self, part: str) -> str:
+        """The plain text of one part (``summary``, ``diff`` or ``tests``) as shown."""
+        return self._parts[part].plain
 
-    @staticmethod
-    def _show(part: KeptStatic, content: RenderableType) -> None:
-        part.update(content)
-        part.set_class(content == "", "-blank")
+    @property
+    def stale(self) -> bool:
+        """Whether the verdict shown is the last one, dimmed while the next is graded."""
+        return self._stale
 
     def show_grading(self) -> None:
-        """Grey out the last verdict while a new one is graded (no relayout: the screen says
-        "grading" elsewhere, and the panel keeps its size until the verdict replaces it)."""
-        self.add_class("-stale")
+        """Dim the last verdict while a new one is graded (its rows drawn again, nothing moves:
+        the screen says "grading" elsewhere, and the panel keeps its size until the verdict
+        replaces it)."""
+        if not self._stale:
+            self._stale = True
+            self.refresh()
 
     def show_error(self, message: str) -> None:
-        self.remove_class("-empty", "-stale")
-        self._show(self._summary, Text(f"Grading failed inside tokdrill (not your code): {message}", style="bold red"))
+        error = Text(f"Grading failed inside tokdrill (not your code): {message}", style="bold red")
+        self._show({"summary": error})
 
-    def show_verdict(self, verdict: Verdict, summary: Text | None = None) -> None:
-        self.remove_class("-empty", "-stale")
-        self._show(self._summary, summary or "")
-        self._show(self._tests, verdict_text(verdict))
-        self._show(self._diff, "")
-        self.scroll_home(animate=False)
+    def show_verdict(self, verdict: Verdict, summary: Text | None = None, diff: str | None = None) -> None:
+        """Show ``verdict``; after a pass, ``summary`` (time and typing) above it and ``diff``
+        (the submission against the reference; "" when they match) between the two."""
+        parts = {"summary": summary or Text(), "tests": verdict_text(verdict)}
+        if diff is not None:
+            self.diff_text = diff
+            parts["diff"] = diff_text(diff) if diff else Text("Your code matches the reference exactly.", style="green")
+        self._show(parts)
+
+    def _show(self, parts: dict[str, Text]) -> None:
+        """Replace the parts (those not named are cleared) and go back to the top. The screen is
+        laid out again only if the panel's height changes."""
+        self._parts = {name: parts.get(name, Text()) for name in PARTS}
+        self._stale = False
+        before = len(self._rows) if self._wrapped_at >= 0 else None
+        self._wrapped_at = -1
+        self._drawn.clear()
+        if self.has_class("-empty"):
+            self.remove_class("-empty")  # shown for the first time: a layout gives it its room
+            self.refresh(layout=True)
+        elif before is None or self._height_changes(before):
+            self.refresh(layout=True)
+        else:
+            self._fit_virtual_size()
+            self.refresh()
+        self.scroll_to(y=0, animate=False, immediate=True)
+
+    def _height_changes(self, before: int) -> bool:
+        """Whether rows of the new content need a panel of another height than ``before`` rows
+        got: it keeps its height when as many rows are shown, or when both overflow it."""
+        shown = self.scrollable_content_region.height
+        after = len(self._wrap(self.scrollable_content_region.width))
+        if before > shown:  # the panel is at its full height
+            return after < shown
+        return after != before
+
+    # ------------------------------------------------------------------------------ layout
+    def _wrap(self, width: int) -> list[Text]:
+        """The parts wrapped into rows at ``width`` (kept until the content or width changes)."""
+        if width != self._wrapped_at:
+            console = self.app.console
+            self._rows = list(self._lines(console, max(1, width)))
+            self._wrapped_at = width
+            self._drawn.clear()
+            self.wraps += 1
+        return self._rows
+
+    def _lines(self, console: object, width: int) -> Iterator[Text]:
+        for name in PARTS:
+            part = self._parts[name]
+            if part.plain:
+                yield from part.wrap(console, width)  # type: ignore[arg-type]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """The height of the content at the width it is drawn at. Textual measures a box whose
-        height follows its content at its full width, though the scroll bar's room is always kept
-        (``scrollbar-gutter: stable``): a long verdict would be wrapped at two widths each time."""
-        if self.styles.scrollbar_gutter == "stable":
-            width = max(0, width - self.styles.scrollbar_size_vertical)
-        return super().get_content_height(container, viewport, width)
+        """The rows of the content at the width they are drawn at (the scroll bar's room
+        taken off the width Textual measures with)."""
+        width = max(1, width - self.styles.scrollbar_size_vertical)
+        rows = len(self._wrap(width))
+        self.set_reactive(ResultsPanel.virtual_size, Size(width, rows))  # in this layout pass already
+        return rows
 
+    def _fit_virtual_size(self) -> None:
+        """The scrollable size for new content of the same panel height, without a layout pass."""
+        width = self.scrollable_content_region.width
+        size = Size(width, len(self._wrap(width)))
+        self.set_reactive(ResultsPanel.virtual_size, size)
+        self._scroll_update(size)
+
+    # ----------------------------------------------------------------------------- drawing
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        rows = self._wrap(width)
+        index = round(self.scroll_y) + y
+        key = (index, width, self._stale)
+        strip = self._drawn.get(key)
+        if strip is None:
+            base = self.rich_style + STALE if self._stale else self.rich_style
+            if index >= len(rows):
+                return Strip.blank(width, base)
+            line = rows[index]
+            segments = [
+                Segment(s.text, base + s.style if s.style else base)
+                for s in line.render(self.app.console)
+                if s.text != "\n"
+            ]
+            strip = self._drawn[key] = Strip(segments, line.cell_len).crop_extend(0, width, base)
+            self.rows_drawn += 1
+        return strip
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._drawn.clear()
+
+    # --------------------------------------------------------------------------- after paint
     def after_verdict_shown(self, callback: Callable[[], object]) -> None:
-        """Call ``callback`` once the verdict shown last is on screen (see :meth:`KeptStatic.after_paint`)."""
-        self._tests.after_paint(callback)
+        """Call ``callback`` right after the next frame that draws the panel (so once the verdict
+        shown last is on screen), or after :data:`PAINT_WAIT_SECONDS` if no frame draws it."""
+        self._after_paint.append(callback)
+        if self._paint_wait is None:
+            self._paint_wait = self.set_timer(PAINT_WAIT_SECONDS, self._painted)
 
+    def _painted(self) -> None:
+        callbacks, self._after_paint = self._after_paint, []
+        if self._paint_wait is not None:
+            self._paint_wait.stop()
+            self._paint_wait = None
+        for callback in callbacks:
+            callback()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = super().render_lines(crop)
+        if self._after_paint:
+            self.call_later(self._painted)  # queued: runs once the frame being drawn is shown
+        return lines
+
+    # ------------------------------------------------------------------------------ scroll
     def scroll_page(self, direction: int) -> bool:
         """Scroll most of a page down (1) or up (-1); False when there is nothing to scroll."""
         if self.has_class("-empty") or self.max_scroll_y == 0:
@@ -92,11 +227,3 @@ class ResultsPanel(VerticalScroll, can_focus=True):
         step = max(1, self.scrollable_content_region.height - 2)
         self.scroll_to(y=self.scroll_y + direction * step, animate=False)
         return True
-
-    def show_diff(self, diff: str) -> None:
-        """After a pass: the user's code against the reference."""
-        self.diff_text = diff
-        if not diff:
-            self._show(self._diff, Text("Your code matches the reference exactly.", style="green"))
-        else:
-            self._show(self._diff, Syntax(diff, "diff", theme="monokai", word_wrap=False))
