@@ -6,7 +6,9 @@ The panel is drawn line by line, as the Browse list is: its parts are wrapped on
 rows, and only the rows on screen are drawn (each kept until the content, width or theme changes).
 A new verdict lays the screen out again only when the panel's height changes; a verdict as tall as
 the last (or one that overflows a panel already at its full height) repaints the panel's rows and
-nothing else. The scroll bar is always shown, so it never appears or goes with a later layout.
+nothing else. The scroll bar's room is always kept, so the rows are wrapped at one width whether
+it shows or not, and whether it shows is decided while the panel is measured, so it is placed in
+the same layout pass.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ class ResultsPanel(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     ResultsPanel {
         height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1;
-        overflow-x: hidden; overflow-y: scroll;
+        overflow-x: hidden; scrollbar-gutter: stable; scrollbar-size-horizontal: 0;
     }
     ResultsPanel.-empty { display: none; }
     """
@@ -163,6 +165,10 @@ class ResultsPanel(ScrollView, can_focus=True):
         width = max(1, width - self.styles.scrollbar_size_vertical)
         rows = len(self._wrap(width))
         self.set_reactive(ResultsPanel.virtual_size, Size(width, rows))  # in this layout pass already
+        limit = self.styles.max_height
+        if limit is not None:  # the scroll bar placed in this pass too, not in one after it
+            room = int(limit.resolve(container, viewport)) - self.styles.gutter.height
+            self.set_reactive(ResultsPanel.show_vertical_scrollbar, rows > room)
         return rows
 
     def _fit_virtual_size(self) -> None:
