@@ -10,6 +10,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
@@ -122,3 +124,21 @@ async def test_every_frame_handed_to_the_driver_is_seen() -> None:
         await pilot.pause()
         await pilot.pause(0.1)
     assert any(renderable is not None for renderable in seen)
+
+
+async def test_scroll_bars_follow_a_scrollable_size_set_without_a_layout() -> None:
+    class One(App[None]):
+        CSS = "ScrollView { height: 5; }"
+
+        def compose(self) -> ComposeResult:
+            yield ScrollView()
+
+    app = One()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        widget = app.query_one(ScrollView)
+        assert widget.max_scroll_y == 0 and not widget.show_vertical_scrollbar
+        widget.set_reactive(ScrollView.virtual_size, Size(widget.size.width, 50))
+        textual_internals.scroll_bars_follow(widget, Size(widget.size.width, 50))
+        assert widget.show_vertical_scrollbar and widget.vertical_scrollbar.window_virtual_size == 50
+        assert widget.max_scroll_y > 0

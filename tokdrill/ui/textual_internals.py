@@ -4,8 +4,8 @@ checks every one against the installed Textual, so a release that moves one fail
 
 Reached through this module: the footer's key widget and the syntax-aware document (private
 modules), whether the footer has read its bindings, a widget's own key bindings and content
-styles, a strip's link styling, and the app's frame hand-off to its driver (the benchmark counts
-frames there). The code editor is a TextArea subclass: the private methods and attributes of
+styles, a strip's link styling, the app's frame hand-off to its driver (the benchmark counts
+frames there), and the update of a widget's scroll bars to a new scrollable size. The code editor is a TextArea subclass: the private methods and attributes of
 TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the same check
 covers them.
 """
@@ -18,6 +18,7 @@ from typing import Any
 from rich.style import Style
 from textual.binding import Binding
 from textual.document._syntax_aware_document import SyntaxAwareDocument
+from textual.geometry import Size
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
@@ -34,6 +35,7 @@ __all__ = [
     "intercept_frames",
     "key_bindings",
     "link_styled",
+    "scroll_bars_follow",
 ]
 
 # TextArea's private members the code editor (tokdrill.ui.widgets.code_editor) and the in-order
@@ -86,3 +88,9 @@ def intercept_frames(app: Any, after: Callable[[object, object], None]) -> None:
         after(screen, renderable)
 
     app._display = display
+
+
+def scroll_bars_follow(widget: Widget, virtual_size: Size) -> None:
+    """Fit ``widget``'s scroll bars (their extent and the scroll position's bounds) to a new
+    ``virtual_size`` set without a layout pass, as a layout pass does after setting it."""
+    widget._scroll_update(virtual_size)

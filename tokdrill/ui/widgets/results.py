@@ -15,20 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.timer import Timer
 
 from tokdrill.grading.report import summary_line, summary_style, verdict_spans
 from tokdrill.grading.verdict import Verdict
+from tokdrill.ui.textual_internals import scroll_bars_follow
 
 _STYLES = {"plain": "", "pass": "bold green", "fail": "bold red", "warn": "yellow", "dim": "dim", "heading": "bold"}
 PARTS = ("summary", "diff", "tests")  # top to bottom: after a pass the diff sits right under the summary
-STALE = Style(dim=True)  # the last verdict while the next is graded
+STALE = VisualStyle(dim=True)  # the last verdict while the next is graded
 PAINT_WAIT_SECONDS = 0.5  # after_verdict_shown's work runs after this long if the panel is not drawn
 
 
@@ -76,7 +77,7 @@ class ResultsPanel(ScrollView, can_focus=True):
         self._parts: dict[str, Text] = {name: Text() for name in PARTS}
         self.diff_text = ""
         self._stale = False
-        self._rows: list[Text] = []
+        self._rows: list[Content] = []
         self._wrapped_at = -1  # the width the rows were wrapped at (-1: not wrapped)
         self._drawn: dict[tuple[int, int, bool], Strip] = {}  # (row, width, stale) -> the row drawn
         self.wraps = 0  # times the parts were wrapped into rows
@@ -143,21 +144,20 @@ class ResultsPanel(ScrollView, can_focus=True):
         return after != before
 
     # ------------------------------------------------------------------------------ layout
-    def _wrap(self, width: int) -> list[Text]:
+    def _wrap(self, width: int) -> list[Content]:
         """The parts wrapped into rows at ``width`` (kept until the content or width changes)."""
         if width != self._wrapped_at:
-            console = self.app.console
-            self._rows = list(self._lines(console, max(1, width)))
+            self._rows = list(self._lines(max(1, width)))
             self._wrapped_at = width
             self._drawn.clear()
             self.wraps += 1
         return self._rows
 
-    def _lines(self, console: object, width: int) -> Iterator[Text]:
+    def _lines(self, width: int) -> Iterator[Content]:
         for name in PARTS:
             part = self._parts[name]
             if part.plain:
-                yield from part.wrap(console, width)  # type: ignore[arg-type]
+                yield from Content.from_rich_text(part).wrap(width)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The rows of the content at the width they are drawn at (the scroll bar's room
@@ -176,7 +176,7 @@ class ResultsPanel(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         size = Size(width, len(self._wrap(width)))
         self.set_reactive(ResultsPanel.virtual_size, size)
-        self._scroll_update(size)
+        scroll_bars_follow(self, size)
 
     # ----------------------------------------------------------------------------- drawing
     def render_line(self, y: int) -> Strip:
@@ -186,16 +186,12 @@ class ResultsPanel(ScrollView, can_focus=True):
         key = (index, width, self._stale)
         strip = self._drawn.get(key)
         if strip is None:
-            base = self.rich_style + STALE if self._stale else self.rich_style
+            base = self.visual_style + STALE if self._stale else self.visual_style
             if index >= len(rows):
-                return Strip.blank(width, base)
+                return Strip.blank(width, base.rich_style)
             line = rows[index]
-            segments = [
-                Segment(s.text, base + s.style if s.style else base)
-                for s in line.render(self.app.console)
-                if s.text != "\n"
-            ]
-            strip = self._drawn[key] = Strip(segments, line.cell_len).crop_extend(0, width, base)
+            strip = Strip(line.render_segments(base), line.cell_length).crop_extend(0, width, base.rich_style)
+            self._drawn[key] = strip
             self.rows_drawn += 1
         return strip
 
