@@ -30,6 +30,7 @@ from tokdrill.bench.figures import PYTHON, Figure, command_env, median, percenti
 from tokdrill.bench.growth import GrowthRow
 
 VERDICT_P50_MS, VERDICT_P95_MS = 100.0, 200.0
+OWN_P50_MS, OWN_P95_MS = 16.0, 33.0  # the app's own share of a submit: one frame at the median, two at p95
 REVIEW_P50_MS = 50.0
 BROWSE_P50_MS = 50.0
 SCREEN_MS = 150.0
@@ -167,6 +168,20 @@ def _figures(ws: Workspace, reps: Reps, drill_ids: Sequence[str]) -> list[Figure
                         value <= goal,
                         percentile(graded, pct),
                         f"the grader alone, same submissions (p{pct})",
+                    )
+                )
+            own = [shown - took for shown, took in zip(painted, graded, strict=True)]
+            for pct, goal, floor in ((50, OWN_P50_MS, frame50), (95, OWN_P95_MS, frame95)):
+                value = percentile(own, pct)
+                out.append(
+                    Figure(
+                        f"ctrl+s to verdict painted minus the grader p{pct}, {drill_id}, {label}",
+                        value,
+                        "ms",
+                        f"<= {goal:g} ms",
+                        value <= goal,
+                        floor,
+                        f"{FRAME_BASELINE} (p{pct})",
                     )
                 )
 
