@@ -3,12 +3,16 @@ screen are drawn, and a new verdict lays the screen out again only when the pane
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
+from ui_helpers import SIZE, load, start_drill, submit
 
 from tokdrill.grading.verdict import TestResult, Verdict
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.screens import drill as drill_screen
 from tokdrill.ui.widgets.results import ResultsPanel, diff_text
 
 
@@ -25,6 +29,7 @@ class Panel(App[None]):
     def __init__(self) -> None:
         super().__init__()
         self.layouts = 0
+        self.passes = 0
 
     def compose(self) -> ComposeResult:
         yield Static("the editor stands here", id="filler")
@@ -34,14 +39,22 @@ class Panel(App[None]):
         count_layouts(self.screen, self)
 
 
-def count_layouts(screen: Screen[object], counter: Panel) -> None:
-    """Count the layout passes of ``screen`` that place, hide or resize a widget (Textual follows
-    such a pass with one that checks the new sizes and changes nothing; that one is not counted)."""
+class Layouts:
+    """Layout passes of a screen: ``passes`` counts every one, ``layouts`` those that place, hide
+    or resize a widget (Textual follows such a pass with one that checks the new sizes and moves
+    nothing: that one is in ``passes`` only)."""
+
+    passes = 0
+    layouts = 0
+
+
+def count_layouts(screen: Screen[object], counter: Panel | Layouts) -> None:
     compositor = screen._compositor
     original = compositor.reflow
 
     def counted(parent: object, size: object) -> object:
         hidden, shown, resized = found = original(parent, size)  # type: ignore[arg-type]
+        counter.passes += 1
         counter.layouts += bool(hidden or shown or resized)
         return found
 
@@ -89,17 +102,17 @@ async def test_a_verdict_that_keeps_the_panels_height_lays_nothing_out() -> None
     app = Panel()
     async with app.run_test(size=(100, 40)) as pilot:
         await verdict_shown(app, pilot, failing_verdict(2))
-        before = app.layouts
+        before, passes = app.layouts, app.passes
         panel = await verdict_shown(app, pilot, failing_verdict(2, tag="again"))  # as many rows
-        assert app.layouts == before and "again" in panel.text_of("tests")
+        assert app.passes == passes and "again" in panel.text_of("tests")  # no layout pass at all
         await verdict_shown(app, pilot, failing_verdict(30))  # taller: the panel grows
         assert app.layouts == before + 1
-        before = app.layouts
+        before, passes = app.layouts, app.passes
         panel = await verdict_shown(app, pilot, failing_verdict(40))  # both overflow the full panel
-        assert app.layouts == before and panel.max_scroll_y > 0
+        assert app.passes == passes and panel.max_scroll_y > 0
         panel.show_grading()
         await pilot.pause()
-        assert panel.stale and app.layouts == before  # dimmed in place
+        assert panel.stale and app.passes == passes  # dimmed in place
         await verdict_shown(app, pilot, failing_verdict(1))  # shorter: the panel shrinks
         assert app.layouts == before + 1 and not panel.stale
 
@@ -125,3 +138,20 @@ def test_a_diff_is_coloured_by_line() -> None:
     styles = [str(span.style) for span in text.spans]
     assert styles == ["bold", "bold", "cyan", "red", "green"]
     assert text.plain.endswith(" same")
+
+
+async def test_resubmitting_on_the_drill_screen_repaints_the_verdict_without_a_layout(
+    app: TokdrillApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(drill_screen, "GRADING_SHOWN_AFTER", 60.0)  # no "grading…" on a slow machine
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        counter = Layouts()
+        count_layouts(screen, counter)
+        await submit(app, pilot)  # the first verdict makes room for the panel (and starts the clock)
+        first = screen.last_verdict
+        assert first is not None and not first.passed and counter.layouts >= 1
+        await load(pilot, screen, screen.editor.text + "\n# another try\n")
+        passes = counter.passes
+        await submit(app, pilot)  # as many rows as the last verdict: the panel is repainted in place
+        assert screen.last_verdict is not first and counter.passes == passes
