@@ -55,6 +55,41 @@ print(json.dumps({"first_frame": seen, "after_quit": list(sys.modules)}))
 """
 
 
+RETYPE = """
+import asyncio, json, sys
+from tokdrill.cli import build_parser
+from tokdrill.ui.launch import build_app
+
+app = build_app(build_parser().parse_args([]))
+
+async def run():
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.start_drill("bytes-to-unicode", "retype")
+        await pilot.pause()
+        await pilot.pause()
+        print(json.dumps({"screen": type(app.screen).__name__, "loaded": list(sys.modules)}))
+
+asyncio.run(run())
+"""
+
+
+def test_a_retype_drill_opens_without_markdown_or_pygments(tmp_path: Path) -> None:
+    """The prompt's Markdown waits until it is shown, and the reference is coloured with the
+    editor's tree-sitter highlighting, not a second highlighter."""
+    done = subprocess.run(
+        [sys.executable, "-c", RETYPE],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "TOKDRILL_HOME": str(tmp_path), "HOME": str(tmp_path)},
+        timeout=120,
+        check=True,
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["screen"] == "DrillScreen"
+    loaded = set(report["loaded"])
+    assert not {"markdown_it", "pygments", "secrets"} & loaded, sorted({"markdown_it", "pygments", "secrets"} & loaded)
+
+
 def test_the_first_screen_is_shown_without_the_modules_it_does_not_use(tmp_path: Path) -> None:
     for _ in range(2):  # the second start reads the content from its cache, as every later start does
         done = subprocess.run(

@@ -5,13 +5,14 @@ the drill)."""
 from __future__ import annotations
 
 import pytest
+from textual.widgets.text_area import TextAreaTheme
 from ui_helpers import SMALL, screen_lines
 
 from tokdrill.backend import Backend
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.dialogs import RestoreDraft
 from tokdrill.ui.screens.drill import DrillScreen
-from tokdrill.ui.widgets.reference_view import ReferenceView
+from tokdrill.ui.widgets.reference_view import THEME, ReferenceView, highlighted_lines
 
 
 def visible_lines(view: ReferenceView) -> list[str]:
@@ -57,3 +58,19 @@ async def test_every_reference_character_shows_after_the_draft_dialog(backend: B
             assert [row.rstrip() for row in on_screen] == [row.rstrip() for row in drawn]
             screen.action_leave()
             await pilot.pause()
+
+
+def test_the_reference_is_coloured_as_the_editor_colours_python() -> None:
+    lines, base = highlighted_lines('def f(x):\n    s = """é\n    é"""\n    return s\n')
+    theme = TextAreaTheme.get_builtin_theme(THEME)
+    assert theme is not None and base == theme.base_style
+    assert [line.plain for line in lines] == ["def f(x):", '    s = """é', '    é"""', "    return s"]
+    styled = {
+        (row, line.plain[span.start : span.end], str(span.style))
+        for row, line in enumerate(lines)
+        for span in line.spans
+    }
+    assert (0, "def", str(theme.syntax_styles["keyword.function"])) in styled
+    string = str(theme.syntax_styles["string"])
+    assert (1, '"""é', string) in styled and (2, '    é"""', string) in styled  # a string over two lines, by characters
+    assert (3, "return", str(theme.syntax_styles["keyword.return"])) in styled

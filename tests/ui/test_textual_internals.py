@@ -142,3 +142,10 @@ async def test_scroll_bars_follow_a_scrollable_size_set_without_a_layout() -> No
         textual_internals.scroll_bars_follow(widget, Size(widget.size.width, 50))
         assert widget.show_vertical_scrollbar and widget.vertical_scrollbar.window_virtual_size == 50
         assert widget.max_scroll_y > 0
+
+
+def test_the_python_highlight_query_captures_spans_by_byte_column() -> None:
+    captures = textual_internals.python_highlights("def f(x):\n    return 'é' + x\n")
+    spans = {name: [(node.start_point, node.end_point) for node in nodes] for name, nodes in captures.items()}
+    assert spans["keyword.function"] == [((0, 0), (0, 3))]
+    assert spans["string"] == [((1, 11), (1, 15))]  # 'é' is four bytes: the columns count bytes

@@ -5,14 +5,15 @@ checks every one against the installed Textual, so a release that moves one fail
 Reached through this module: the footer's key widget and the syntax-aware document (private
 modules), whether the footer has read its bindings, a widget's own key bindings and content
 styles, a strip's link styling, the app's frame hand-off to its driver (the benchmark counts
-frames there), and the update of a widget's scroll bars to a new scrollable size. The code editor is a TextArea subclass: the private methods and attributes of
+frames there), the update of a widget's scroll bars to a new scrollable size, and the Python
+highlight query the code editor colours its text with. The code editor is a TextArea subclass: the private methods and attributes of
 TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the same check
 covers them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.style import Style
@@ -35,6 +36,7 @@ __all__ = [
     "intercept_frames",
     "key_bindings",
     "link_styled",
+    "python_highlights",
     "scroll_bars_follow",
 ]
 
@@ -94,3 +96,18 @@ def scroll_bars_follow(widget: Widget, virtual_size: Size) -> None:
     """Fit ``widget``'s scroll bars (their extent and the scroll position's bounds) to a new
     ``virtual_size`` set without a layout pass, as a layout pass does after setting it."""
     widget._scroll_update(virtual_size)
+
+
+def python_highlights(code: str) -> Mapping[str, Sequence[Any]]:
+    """The captures of Textual's own Python highlight query over ``code`` (name -> tree-sitter
+    nodes, whose points are (row, byte column)): the spans the code editor colours. Empty when
+    tree-sitter's Python grammar is not installed."""
+    from textual._tree_sitter import get_language
+    from textual.widgets import TextArea
+
+    language = get_language("python")
+    if language is None:
+        return {}
+    document = SyntaxAwareDocument(code, language)
+    query = document.prepare_query(TextArea._get_builtin_highlight_query("python"))
+    return document.query_syntax_tree(query) if query is not None else {}

@@ -1,4 +1,4 @@
-"""Read-only, Pygments-highlighted reference code that follows the editor's cursor.
+"""Read-only, syntax-highlighted reference code that follows the editor's cursor.
 
 Long lines wrap (under their own line number) so every character to retype is on screen. The
 view knows which screen row each reference line starts on, so :meth:`ReferenceView.follow` can
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widgets.text_area import TextAreaTheme
+
+from tokdrill.ui.textual_internals import python_highlights
 
 THEME = "monokai"
 CURRENT_STYLE = Style(bgcolor="#3e3d32")  # the line the cursor is on
@@ -26,14 +28,33 @@ MIN_CODE_WIDTH = 12
 
 
 def highlighted_lines(code: str) -> tuple[list[Text], Style]:
-    """``code`` highlighted as Python, one Text per line, and the theme's background style."""
-    syntax = Syntax(code, "python", theme=THEME)
-    lines = syntax.highlight(code).split("\n", allow_blank=True)
-    if len(lines) > 1 and not lines[-1].plain:
-        lines.pop()  # the newline that ends the file starts no line
-    for line in lines:
-        line.style = ""  # the background is drawn once, for the whole row
-    return list(lines), syntax.background_style
+    """``code`` highlighted as Python, one Text per line, and the theme's base style (its
+    background and plain text colour). The colours are the code editor's: Textual's tree-sitter
+    query over the code (already loaded for the editor) and its Monokai theme."""
+    theme = TextAreaTheme.get_builtin_theme(THEME)
+    rows = code.split("\n")
+    if len(rows) > 1 and not rows[-1]:
+        rows.pop()  # the newline that ends the file starts no line
+    lines = [Text(row) for row in rows]
+    encoded = [row.encode() for row in rows]
+
+    def column(row: int, byte: int) -> int:
+        return len(encoded[row][:byte].decode(errors="ignore"))
+
+    styles = {} if theme is None else theme.syntax_styles
+    for name, nodes in python_highlights(code).items():
+        style = styles.get(name)
+        if style is None:
+            continue
+        for node in nodes:
+            (first, start), (last, end) = node.start_point, node.end_point
+            for row in range(first, min(last, len(rows) - 1) + 1):
+                left = column(row, start) if row == first else 0
+                right = column(row, end) if row == last else len(rows[row])
+                if right > left:
+                    lines[row].stylize(style, left, right)
+    base = Style() if theme is None or theme.base_style is None else theme.base_style
+    return lines, base
 
 
 class ReferenceView(ScrollView, can_focus=False):
