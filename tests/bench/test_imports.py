@@ -54,9 +54,9 @@ def test_what_python_writes_is_read() -> None:
 
 def test_beyond_another_program_takes_away_the_modules_both_import() -> None:
     found = beyond(parse_importtime(SAMPLE), {"middle", "leaf"})
-    assert found == [ImportTime("outer", 0, 0.3, pytest.approx(0.3)), ImportTime("other", 0, 4.0, 4.0)]
+    assert [(i.name, i.depth, i.self_ms) for i in found] == [("outer", 0, 0.3), ("other", 0, 4.0)]
+    assert [i.cumulative_ms for i in found] == pytest.approx([0.3, 4.0])
     nested = "import time: 1 | 1 |     c\nimport time: 2 | 3 |   b\nimport time: 5 | 8 | a\n"
-    assert [(i.name, i.cumulative_ms) for i in beyond(parse_importtime(nested), {"c"})] == [
-        ("b", pytest.approx(0.002)),
-        ("a", pytest.approx(0.007)),
-    ]
+    kept = beyond(parse_importtime(nested), {"c"})
+    assert [i.name for i in kept] == ["b", "a"]
+    assert [i.cumulative_ms for i in kept] == pytest.approx([0.002, 0.007])
