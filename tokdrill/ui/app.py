@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.command import Provider
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, TextArea
@@ -36,9 +37,12 @@ from tokdrill.ui.messages import (
     SettingsChanged,
     StoreStatusChanged,
 )
+from tokdrill.ui.text import markup, printable, web_link
 from tokdrill.ui.widgets.in_order import RoutesKeys
 
 if TYPE_CHECKING:
+    from textual.widgets import Markdown
+
     from tokdrill.ui.screens.drill import DrillScreen
 
 
@@ -188,6 +192,19 @@ class TokdrillApp(App[None]):
         else:
             self.notify(status.message, title="Progress not saved", severity="warning", timeout=30)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's toast, its message and title always shown as plain text: messages quote
+        titles, ids and file names, which are never markup here (``markup`` is ignored)."""
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+
     def on_unmount(self) -> None:
         drill = self._drill_screen()
         if drill is not None:  # quitting mid-drill keeps the draft
@@ -323,10 +340,12 @@ class TokdrillApp(App[None]):
         from tokdrill.ui.screens.dialogs import Confirm
 
         other = self.backend.library.drill(drill_id)
-        question = (
-            f"You are in the middle of [b]{current.drill.title}[/b] ({current.mode_name}).\n"
-            f"Leave it for [b]{other.title}[/b]? Your typing is kept as a draft and offered "
-            "when you open it again."
+        question = markup(
+            "You are in the middle of [b]$current[/b] ($mode).\n"
+            "Leave it for [b]$other[/b]? Your typing is kept as a draft and offered when you open it again.",
+            current=current.drill.title,
+            mode=current.mode_name,
+            other=other.title,
         )
 
         def answer(leave: bool | None) -> None:
@@ -366,6 +385,12 @@ class TokdrillApp(App[None]):
             )
             return False
         return True
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        """A link clicked in a prompt, answer or question opens in the browser when it is a web
+        address; anything else (a file, a script, an action) is left alone."""
+        if web_link(event.href):
+            self.open_url(event.href)
 
     def on_settings_changed(self, message: SettingsChanged) -> None:
         self._refresh_today()

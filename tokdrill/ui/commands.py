@@ -10,6 +10,7 @@ from textual.command import Hit, Hits, Provider
 from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
 from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.text import as_markup, highlighted
 
 
 @runtime_checkable
@@ -43,9 +44,21 @@ class ContentCommands(Provider):
                 text = f"Drill: {drill.title} ({label})"
                 score = matcher.match(f"{text} {drill.id}")
                 if score > 0:
-                    yield Hit(score, matcher.highlight(text), partial(open_drill, drill.id, mode), help=drill.id)
+                    yield Hit(
+                        score,
+                        highlighted(matcher, text),
+                        partial(open_drill, drill.id, mode),
+                        text=text,
+                        help=as_markup(drill.id),
+                    )
         for card in library.all_cards():
             text = f"Card: {card.question.strip()[:70]}"
             score = matcher.match(f"{text} {card.id}")
             if score > 0:
-                yield Hit(score * 0.9, matcher.highlight(text), partial(open_card, card.id), help=card.id)
+                yield Hit(
+                    score * 0.9,
+                    highlighted(matcher, text),
+                    partial(open_card, card.id),
+                    text=text,
+                    help=as_markup(card.id),
+                )

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+from rich.style import Style
 from rich.text import Text
 
 from tokdrill.content.model import Reference
+from tokdrill.grading.report import printable
 
 _BARS = "▁▂▃▄▅▆▇█"
 
@@ -56,7 +58,8 @@ def plural(n: int, word: str) -> str:
 
 
 def references_text(references: Sequence[Reference]) -> Text:
-    """A drill's or card's references, one per line, each link clickable where the terminal can."""
+    """A drill's or card's references, one per line, each link clickable where the terminal can
+    (every part shown as written, never as markup)."""
     out = Text()
     if not references:
         return out
@@ -67,11 +70,12 @@ def references_text(references: Sequence[Reference]) -> Text:
         if reference.year is not None:
             head = f"{head} ({reference.year})" if head else f"({reference.year})"
         if head:
-            out.append(head + ". ")
-        out.append(reference.title, style="italic")
+            out.append(printable(head) + ". ")
+        out.append(printable(reference.title), style="italic")
         if reference.venue:
-            out.append(f". {reference.venue}")
+            out.append(f". {printable(reference.venue)}")
         if reference.url:
+            url = printable(reference.url)
             out.append(". ")
-            out.append(reference.url, style=f"underline link {reference.url}")
+            out.append(url, style=Style(underline=True, link=url))
     return out

@@ -27,6 +27,7 @@ from tokdrill.content.model import Library
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import shorten
 from tokdrill.ui.messages import ContentChanged, OpenCard, OpenDrill
+from tokdrill.ui.text import printable, rich_plain
 from tokdrill.ui.textual_internals import key_bindings
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
@@ -55,11 +56,11 @@ class Entry:
         """What the row shows, one value per column of :data:`HEADINGS`."""
         return (
             self.kind,
-            shorten(self.title, TITLE_WIDTH),
-            self.group,
-            ", ".join(self.tags[:2]),
-            self.detail,
-            self.item_id,
+            shorten(printable(self.title), TITLE_WIDTH),
+            printable(self.group),
+            printable(", ".join(self.tags[:2])),
+            printable(self.detail),
+            printable(self.item_id),
         )
 
 
@@ -214,7 +215,7 @@ class BrowseScreen(Screen[None]):
         yield Static("[b]Browse[/b] · every drill and card", id="browse-title")
         with Horizontal(id="browse-filters"):
             yield InOrderInput(placeholder="search (/ or just type)", id="search", select_on_focus=False)
-            yield Select([(t, t) for t in library.tags()], prompt="any tag", id="tag")
+            yield Select([(rich_plain(t), t) for t in library.tags()], prompt="any tag", id="tag")
         yield RowList(self.columns.heading(), id="items")
         yield Static("", id="browse-count")
         yield FittingFooter()

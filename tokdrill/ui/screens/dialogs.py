@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
@@ -15,6 +15,7 @@ from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
 from tokdrill.progress.records import Draft, Mode
 from tokdrill.ui import keymap
+from tokdrill.ui.text import markup, plain
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
 
@@ -30,7 +31,13 @@ class ModeChoice(ModalScreen[Mode | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"[b]{self.drill.title}[/b]  ·  target {clock_text(self.drill.target_seconds)}")
+            yield Label(
+                markup(
+                    "[b]$title[/b]  ·  target $target",
+                    title=self.drill.title,
+                    target=clock_text(self.drill.target_seconds),
+                )
+            )
             yield Static(
                 "[b]r[/b]  Retype: copy the reference code beside the editor; accuracy is tracked live.\n"
                 "[b]m[/b]  From memory: write it from the prompt and the starter signatures.",
@@ -62,12 +69,12 @@ class RestoreDraft(ModalScreen[bool]):
         preview = "\n".join(shown) + (f"\n… and {more} more line{'s' if more != 1 else ''}" if more > 0 else "")
         saved = self.draft.saved_at.strftime("%Y-%m-%d %H:%M UTC")
         with Vertical(classes="dialog"):
-            yield Label(f"[b]Unfinished {self.draft.mode} draft found[/b]")
+            yield Label(markup("[b]Unfinished $mode draft found[/b]", mode=self.draft.mode))
             yield Static(
                 f"saved {saved} · {len(lines)} lines · {clock_text(self.draft.elapsed_seconds)} on the clock",
                 classes="dim",
             )
-            yield Static(Text(preview, no_wrap=True, overflow="ellipsis"), classes="preview")
+            yield Static(plain(preview), classes="preview")
             yield Static("[b]y[/b] restore it and keep its time\n[b]n[/b] start fresh (the draft is discarded)")
         yield FittingFooter()
 
@@ -89,7 +96,7 @@ class GiveUp(ModalScreen[bool | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"[b]Give up on {self.drill_title}?[/b]")
+            yield Label(markup("[b]Give up on $title?[/b]", title=self.drill_title))
             yield Static(
                 "It is recorded as a failed attempt, so the drill comes back soon.\n\n"
                 "[b]y[/b] give up and keep my code as a draft\n"
@@ -111,14 +118,14 @@ class Confirm(ModalScreen[bool]):
 
     BINDINGS = keymap.CONFIRM
 
-    def __init__(self, title: str, question: str) -> None:
+    def __init__(self, title: str, question: str | Content) -> None:
         super().__init__()
         self.question_title = title
-        self.question = question
+        self.question = plain(question) if isinstance(question, str) else question  # a str is shown as text
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"[b]{self.question_title}[/b]")
+            yield Label(plain(self.question_title, "bold"))
             yield Static(self.question, classes="choices")
             yield Static("[b]y[/b] yes   [b]n[/b] / Esc  no", classes="choices")
         yield FittingFooter()
@@ -169,7 +176,7 @@ class InterviewDate(ModalScreen[date | None]):
         try:
             day = datetime.strptime(text, "%Y-%m-%d").date()
         except ValueError:
-            error.update(Text(f"{text!r} is not a date like {example_date(self.today)}"))
+            error.update(plain(f"{text!r} is not a date like {example_date(self.today)}"))
             return
         problem = interview_date_problem(day, self.today)
         if problem is not None:
@@ -194,7 +201,7 @@ class Problems(ModalScreen[None]):
         with Vertical(classes="dialog wide"):
             yield Label(f"[b]{len(self.problems)} problem(s) found[/b]: the app uses everything else.")
             with VerticalScroll():
-                yield Static(Text("\n".join(self.problems)))
+                yield Static(plain("\n".join(self.problems)))
         yield FittingFooter()
 
     def action_close(self) -> None:

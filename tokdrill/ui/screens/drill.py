@@ -28,6 +28,7 @@ from tokdrill.ui.formatting import references_text
 from tokdrill.ui.messages import GradeFailed, GradeFinished
 from tokdrill.ui.retype import RetypeProgress, RetypeTracker, code_diff
 from tokdrill.ui.screens.dialogs import GiveUp, RestoreDraft
+from tokdrill.ui.text import markup, printable
 from tokdrill.ui.typing_meter import COSTLY_KEYS_KEPT, TypingFigures, TypingMeter
 from tokdrill.ui.widgets.code_editor import CodeEditor
 from tokdrill.ui.widgets.footer import FittingFooter
@@ -105,7 +106,13 @@ class DrillScreen(Screen[None]):
         drill = self.drill
         with Horizontal(id="drill-bar"):
             yield Static(
-                f"[b]{drill.title}[/b]  [dim]{self.mode_name} · {drill.difficulty}[/dim]", id="drill-title", markup=True
+                markup(
+                    "[b]$title[/b]  [dim]$mode · $difficulty[/dim]",
+                    title=drill.title,
+                    mode=self.mode_name,
+                    difficulty=drill.difficulty,
+                ),
+                id="drill-title",
             )
             yield Static("grading…", id="grade-state", classes="hidden")
             yield Static("", id="indent-state")
@@ -132,7 +139,7 @@ class DrillScreen(Screen[None]):
         """The drill's prompt as Markdown (the parser and its widgets are loaded on first use)."""
         from textual.widgets import Markdown
 
-        return Markdown(self.drill.prompt, id="prompt-text")
+        return Markdown(printable(self.drill.prompt), id="prompt-text", open_links=False)
 
     def on_mount(self) -> None:
         self.editor = self.query_one(CodeEditor)
@@ -255,7 +262,7 @@ class DrillScreen(Screen[None]):
         if divergence is None:
             text.append("✓ on track", style="green")
         else:
-            text.append(f"✗ {divergence.describe()}", style="bold red")
+            text.append(f"✗ {printable(divergence.describe())}", style="bold red")
         self.status.set_class(divergence is not None, "-diverged")
         self.status.update(text, layout=False)
         self.query_one(ReferenceView).mark(None if divergence is None else divergence.line)

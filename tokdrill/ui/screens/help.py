@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tokdrill.ui import keymap
+from tokdrill.ui.text import printable
 from tokdrill.ui.widgets.footer import FittingFooter
 
 
@@ -44,7 +45,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static("[b]Keys[/b]  (the editor keeps its own: ctrl+a/e/k/u/w/d/z/y/x/c/v, f6, f7)")
             with VerticalScroll(id="help-body"):
                 if self.readiness:
-                    yield Static(Text.assemble(("Readiness: ", "bold"), self.readiness), id="help-readiness")
+                    yield Static(Text.assemble(("Readiness: ", "bold"), printable(self.readiness)), id="help-readiness")
                 yield Static(bindings_table())
         yield FittingFooter()
 

@@ -13,6 +13,7 @@ from tokdrill.backend import Backend, Today
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural
 from tokdrill.ui.messages import ContentChanged, OpenCard, OpenDrill
+from tokdrill.ui.text import printable
 from tokdrill.ui.today_text import QueueLine, queue_lines
 from tokdrill.ui.widgets.footer import FittingFooter
 
@@ -31,7 +32,7 @@ def readiness_text(explanation: str, *, tall: bool = True) -> Text:
     """What the readiness figure means and what raises it; on a short screen one line that says
     where the whole explanation is, so that Up next keeps its rows."""
     if tall:
-        return Text(explanation, style="dim")
+        return Text(printable(explanation), style="dim")
     return Text(READINESS_SHORT, style="dim", no_wrap=True, overflow="ellipsis")
 
 
@@ -41,7 +42,7 @@ def weakest_text(today: Today) -> Text:
     label = "Weakest now: "
     for number, item in enumerate(today.weakest[:3]):
         out.append("\n" + " " * len(label) if number else label, style="bold")
-        out.append(item)
+        out.append(printable(item))
     return out
 
 
@@ -49,8 +50,8 @@ def queue_label(icon: str, title: str, detail: str) -> Text:
     """One Up next row: kept to one line (cut with an ellipsis), so that every item has a row."""
     label = Text(no_wrap=True, overflow="ellipsis")
     label.append(f"{icon} ", style="bold")
-    label.append(title)
-    label.append(f"   {detail}", style="dim")
+    label.append(printable(title))
+    label.append(f"   {printable(detail)}", style="dim")
     return label
 
 
@@ -100,7 +101,7 @@ class HomeScreen(Screen[None]):
         self.lines = queue_lines(today, backend.clock.now())
         welcome = self.query_one("#welcome", Static)
         if today.first_run and today.first_drill is not None:
-            welcome.update(Text(WELCOME.format(title=today.first_drill.title), style="bold"))
+            welcome.update(Text(WELCOME.format(title=printable(today.first_drill.title)), style="bold"))
             welcome.display = True
         else:
             welcome.display = False

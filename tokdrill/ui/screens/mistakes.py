@@ -16,6 +16,7 @@ from tokdrill.practice.mistakes import Mistake
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import plural
 from tokdrill.ui.messages import OpenCard
+from tokdrill.ui.text import printable
 from tokdrill.ui.widgets.footer import FittingFooter
 
 EMPTY = "No mistakes logged yet: every hidden test a submission fails is listed here with its lesson."
@@ -25,21 +26,21 @@ def mistake_text(mistake: Mistake, last_day: str) -> Table:
     """One concept of the log: its mark beside the concept and title; under them, indented (and
     kept so when they wrap), how often, when, where; the lesson; the card to review."""
     head = Text()
-    head.append(mistake.concept, style="bold")
-    head.append(f" · {mistake.title}")
+    head.append(printable(mistake.concept), style="bold")
+    head.append(f" · {printable(mistake.title)}")
     body = Text()
     body.append(f"{plural(mistake.count, 'failure')} · last {last_day} · ", style="dim")
-    body.append(", ".join(mistake.drills), style="cyan")
+    body.append(printable(", ".join(mistake.drills)), style="cyan")
     body.append(
         " · fixed (passed since)" if mistake.fixed else " · not fixed yet", style="green" if mistake.fixed else "yellow"
     )
     if mistake.lesson:
-        body.append(f"\n{mistake.lesson}")
+        body.append(f"\n{printable(mistake.lesson)}")
     if mistake.card is not None:
         body.append("\nCard: ", style="dim")
-        body.append(mistake.card.question, style="italic")
+        body.append(printable(mistake.card.question), style="italic")
         if mistake.card.key_point:
-            body.append(f" ({mistake.card.key_point})", style="dim")
+            body.append(f" ({printable(mistake.card.key_point)})", style="dim")
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column()

@@ -30,6 +30,7 @@ from tokdrill.ui.formatting import plural
 from tokdrill.ui.screens.dialogs import Confirm
 from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.review import RATING_NAMES
+from tokdrill.ui.text import markdown_literal, printable, rich_plain
 from tokdrill.ui.widgets.footer import FittingFooter
 
 INTRO = (
@@ -47,7 +48,7 @@ def scorecard_text(card: MockScorecard) -> Group:
     mock = card.mock
     out = Text()
     out.append("Drill  ", style="bold")
-    out.append(card.drill_title)
+    out.append(printable(card.drill_title))
     if mock.drill_passed:
         out.append("  passed", style="bold green")
     else:
@@ -70,26 +71,26 @@ def scorecard_text(card: MockScorecard) -> Group:
         answer = view.answer
         label = "follow-up" if answer.follow_up is not None else "question"
         body = Text()
-        body.append(f"({label}) {' '.join(view.question.split())}\n", style="italic")
+        body.append(f"({label}) {printable(' '.join(view.question.split()))}\n", style="italic")
         if not answer.answer.strip():
             body.append("not answered\n", style="yellow")
         if answer.follow_up is None:
             style = "green" if answer.covered == answer.total else "yellow" if answer.covered else "red"
             body.append(f"key points {answer.covered}/{answer.total}", style=style)
             if view.missed_points:
-                body.append(" · missed: " + "; ".join(view.missed_points), style="dim")
+                body.append(" · missed: " + printable("; ".join(view.missed_points)), style="dim")
         else:
-            body.append(f"model answer: {' '.join(view.model_answer.split())}", style="dim")  # whole
+            body.append(f"model answer: {printable(' '.join(view.model_answer.split()))}", style="dim")  # whole
         answers.add_row(f"{number}.", body)
         answers.add_row("", "")
     end = Text()
     end.append("Concepts missed  ", style="bold")
     end.append(
-        ", ".join(mock.concepts_missed) if mock.concepts_missed else "none",
+        printable(", ".join(mock.concepts_missed)) if mock.concepts_missed else "none",
         style="red" if mock.concepts_missed else "green",
     )
     end.append("\n\nNow scheduled", style="bold")
-    scheduled = [Padding(Text(line), (0, 0, 0, 2)) for line in map(scheduled_line, card.scheduled)]
+    scheduled = [Padding(rich_plain(line), (0, 0, 0, 2)) for line in map(scheduled_line, card.scheduled)]
     return Group(out, answers, end, *scheduled)
 
 
@@ -134,7 +135,7 @@ class MockScreen(Screen[None]):
             yield Static("[b]Mock interview[/b]", id="mock-title")
             yield Static("", id="mock-clock")
         with VerticalScroll(id="mock-body"):
-            yield Markdown("", id="mock-question")
+            yield Markdown("", id="mock-question", open_links=False)
         yield TextArea("", id="mock-answer", soft_wrap=True, show_line_numbers=False)
         with VerticalScroll(id="mock-scorecard", classes="hidden"):
             yield Static("", id="scorecard-text")
@@ -146,7 +147,7 @@ class MockScreen(Screen[None]):
         self.query_one("#mock-question", Markdown).update(
             INTRO.format(
                 minutes=minutes,
-                drill=self.drill.title,
+                drill=markdown_literal(self.drill.title),
                 target=clock_text(self.plan.drill_target_seconds or self.drill.target_seconds),
                 questions=questions,
             )
@@ -214,7 +215,7 @@ class MockScreen(Screen[None]):
             text = f"**Question {number} of {len(self.cards)}**\n\n{card.question}"
         else:
             text = f"**Follow-up to question {number}**\n\n{card.follow_ups[follow].question}"
-        self.query_one("#mock-question", Markdown).update(text)
+        self.query_one("#mock-question", Markdown).update(printable(text))
         answer = self.query_one("#mock-answer", TextArea)
         answer.display = True
         answer.load_text("")

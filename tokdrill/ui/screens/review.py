@@ -22,6 +22,7 @@ from tokdrill.content.model import Card
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import interval_text, references_text
 from tokdrill.ui.messages import OpenPlayground
+from tokdrill.ui.text import markup, printable
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderTextArea
 
@@ -42,7 +43,7 @@ def follow_ups_markdown(card: Card) -> str:
     parts = []
     for i, follow in enumerate(card.follow_ups, 1):
         parts.append(f"**Follow-up {i}: {follow.question.strip()}**\n\n{follow.answer.strip()}")
-    return "\n\n".join(parts)
+    return printable("\n\n".join(parts))
 
 
 class ReviewScreen(Screen[None]):
@@ -71,8 +72,8 @@ class ReviewScreen(Screen[None]):
             yield Static("", id="question")
             yield InOrderTextArea("", id="typed-answer", soft_wrap=True, classes="hidden")
             yield Static("", id="keypoints", classes="hidden")
-            yield Markdown("", id="answer", classes="hidden")
-            yield Markdown("", id="follow-ups", classes="hidden")
+            yield Markdown("", id="answer", classes="hidden", open_links=False)
+            yield Markdown("", id="follow-ups", classes="hidden", open_links=False)
             yield Static("", id="references", classes="hidden")
         yield Static("", id="rate-hint")
         yield FittingFooter()
@@ -109,7 +110,7 @@ class ReviewScreen(Screen[None]):
         typed.set_class(not self.typed_mode or card is None, "hidden")
         if card is None:
             done = len(self.ratings)
-            bar.update(f"[b]{self.review_title}[/b]  ·  done")
+            bar.update(markup("[b]$title[/b]  ·  done", title=self.review_title))
             counts = "  ".join(f"{RATING_NAMES[r]}: {self.ratings.count(r)}" for r in RATING_NAMES)
             more = "Press **m** to study more new cards today, **Esc** to go back." if self.can_study_more else ""
             self.question_text = (
@@ -125,13 +126,19 @@ class ReviewScreen(Screen[None]):
         deck = self.backend.library.decks.get(card.deck)
         deck_title = deck.title if deck else card.deck
         bar.update(
-            f"[b]{self.review_title}[/b]  ·  card {self.index + 1} of {len(self.cards)}  ·  "
-            f"[dim]{deck_title} · {card.id}[/dim]"
+            markup(
+                "[b]$title[/b]  ·  card $number of $count  ·  [dim]$deck · $card[/dim]",
+                title=self.review_title,
+                number=self.index + 1,
+                count=len(self.cards),
+                deck=deck_title,
+                card=card.id,
+            )
         )
-        self.question_text = card.question.strip()
+        self.question_text = printable(card.question.strip())
         question.update(RichMarkdown(self.question_text, style="bold"))
         # render the answer now, hidden, so that revealing it is instant
-        self.query_one("#answer", Markdown).update(card.answer)
+        self.query_one("#answer", Markdown).update(printable(card.answer))
         follow = follow_ups_markdown(card)
         self.query_one("#follow-ups", Markdown).update(follow)
         self.query_one("#references", Static).update(references_text(card.references))
@@ -185,15 +192,15 @@ class ReviewScreen(Screen[None]):
         for match in matches:
             if match.covered:
                 text.append("  ✓ ", style="bold green")
-                text.append(match.point)
+                text.append(printable(match.point))
                 if len(match.alternatives) > 1:
-                    text.append(f"   (matched: {match.matched})", style="green")
+                    text.append(f"   (matched: {printable(str(match.matched))})", style="green")
                 text.append("\n")
             else:
                 text.append("  ✗ ", style="bold red")
-                text.append(match.point, style="red")
+                text.append(printable(match.point), style="red")
                 if match.missing:
-                    text.append(f"   (missing: {', '.join(match.missing)})", style="dim")
+                    text.append(f"   (missing: {printable(', '.join(match.missing))})", style="dim")
                 text.append("\n")
         widget = self.query_one("#keypoints", Static)
         widget.update(text)

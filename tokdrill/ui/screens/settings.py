@@ -18,6 +18,7 @@ from tokdrill.progress import settings as keys
 from tokdrill.ui import keymap
 from tokdrill.ui.messages import SettingsChanged
 from tokdrill.ui.screens.dialogs import interview_date_problem
+from tokdrill.ui.text import plain
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.in_order import InOrderInput
 from tokdrill.ui.widgets.on_off import OnOffBox
@@ -73,7 +74,7 @@ class SettingsScreen(Screen[None]):
         try:
             value = keys.setting_from_text(key, text)
         except ValueError as exc:
-            status.update(Text(f"✗ {exc}", style="bold red"))
+            status.update(plain(f"✗ {exc}", "bold red"))
             return False
         if key == keys.INTERVIEW_DATE and isinstance(value, str) and value != self.backend.setting(key):
             today = self.backend.local_day(self.backend.clock.now())

@@ -22,6 +22,7 @@ from tokdrill.practice.service import TypingPoint
 from tokdrill.practice.stats import Stats
 from tokdrill.ui import keymap
 from tokdrill.ui.formatting import percent, plural, shorten, sparkline
+from tokdrill.ui.text import markup, printable, rich_plain
 from tokdrill.ui.widgets.charts import ChartsView
 from tokdrill.ui.widgets.footer import FittingFooter
 
@@ -60,12 +61,12 @@ def typing_text(points: list[TypingPoint], drills: Mapping[str, Drill]) -> Text:
             costs[key] = costs.get(key, 0) + count
     if costs:
         top = sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:4]
-        out.append("\ncostliest lately: " + ", ".join(f"`{key}` ×{n}" for key, n in top), style="dim")
+        out.append("\ncostliest lately: " + printable(", ".join(f"`{key}` ×{n}" for key, n in top)), style="dim")
     for drill_id in dict.fromkeys(p.drill_id for p in reversed(points)):
         mine = [p for p in points if p.drill_id == drill_id]
         drill = drills.get(drill_id)
         title = drill.title if drill is not None else f"{drill_id} (retired)"
-        out.append(f"\n{shorten(title, TITLE_WIDTH):<{TITLE_WIDTH}} ")
+        out.append(f"\n{shorten(printable(title), TITLE_WIDTH):<{TITLE_WIDTH}} ")
         out.append(f"{mine[-1].wpm:3.0f} wpm  best {max(p.wpm for p in mine):.0f}  ")
         out.append(sparkline([p.wpm for p in mine]), style="magenta")
     return out
@@ -78,7 +79,7 @@ def mock_rounds_text(backend: Backend) -> Text:
     rounds = backend.mock_rounds(MOCK_ROUNDS_SHOWN)
     if not rounds:
         return Text("No mock rounds yet: k on Today starts one.", style="dim")
-    return Text("\n".join(round_line(m, backend.local_day(m.started_at)) for m in rounds))
+    return rich_plain("\n".join(round_line(m, backend.local_day(m.started_at)) for m in rounds))
 
 
 class StatsScreen(Screen[None]):
@@ -164,9 +165,9 @@ class StatsScreen(Screen[None]):
             latest = _seconds(d.latest_seconds, d.target_seconds)
             if d.latest_passed is False:
                 latest = Text(f"{clock_text(d.latest_seconds or 0)} ✗", style="red")
-            title = shorten(d.title + (" (retired)" if d.retired else ""), TITLE_WIDTH)
+            title = shorten(printable(d.title) + (" (retired)" if d.retired else ""), TITLE_WIDTH)
             table.add_row(
-                title,
+                Text(title),
                 str(d.attempts),
                 str(d.passes),
                 _seconds(d.best_seconds, d.target_seconds),
@@ -180,7 +181,7 @@ class StatsScreen(Screen[None]):
         decks.clear()
         for k in stats.decks:
             decks.add_row(
-                k.title,
+                rich_plain(k.title),
                 f"{k.cards_seen}/{k.cards_total}",
                 str(k.reviews),
                 percent(k.retention),
@@ -225,8 +226,12 @@ class StatsScreen(Screen[None]):
             return
         spark.display = True
         label.update(
-            f"Trend of {row.title}: last {len(row.trend)} passing times (lower is better), "
-            f"target {clock_text(row.target_seconds)}"
+            markup(
+                "Trend of $title: last $count passing times (lower is better), target $target",
+                title=row.title,
+                count=len(row.trend),
+                target=clock_text(row.target_seconds),
+            )
         )
         spark.data = list(row.trend)
 

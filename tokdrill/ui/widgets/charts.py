@@ -12,6 +12,7 @@ from textual_plotext import PlotextPlot
 from tokdrill.backend import Backend
 from tokdrill.practice.series import ChartSeries
 from tokdrill.ui import keymap
+from tokdrill.ui.text import rich_plain
 from tokdrill.ui.widgets.charts_figures import Chart, draw
 
 CHARTS = tuple(Chart)
@@ -36,7 +37,7 @@ class ChartPlot(PlotextPlot):
             return Text("")
         reason = draw(self.plt, self.chart, self.series, self.size.width)
         if reason is not None:
-            return Text(reason, style="dim")
+            return rich_plain(reason, "dim")
         return super().render()
 
 

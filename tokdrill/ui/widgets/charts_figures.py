@@ -13,6 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from tokdrill.clock import clock_text
+from tokdrill.grading.report import printable
 from tokdrill.practice.series import ChartSeries, DeckDays, DrillTimes, DueForecast, WpmPoint
 from tokdrill.ui.formatting import shorten
 
@@ -62,7 +63,7 @@ def _title(plt: Figure, width: int, subject: str, rest: str = "") -> None:
     """Title ``subject + rest``, the subject shortened so that it fits ``width`` columns
     (plotext leaves out a title that does not fit)."""
     room = width - 4
-    text = shorten(subject, max(8, room - len(rest))) + rest
+    text = shorten(printable(subject), max(8, room - len(rest))) + rest
     plt.title(shorten(text, room))
 
 

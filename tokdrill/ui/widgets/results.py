@@ -25,6 +25,7 @@ from textual.timer import Timer
 
 from tokdrill.grading.report import summary_line, summary_style, verdict_spans
 from tokdrill.grading.verdict import Verdict
+from tokdrill.ui.text import printable, rich_plain
 from tokdrill.ui.textual_internals import scroll_bars_follow
 
 _STYLES = {"plain": "", "pass": "bold green", "fail": "bold red", "warn": "yellow", "dim": "dim", "heading": "bold"}
@@ -56,7 +57,7 @@ def diff_text(diff: str) -> Text:
             style = "red"
         else:
             style = ""
-        out.append(line + "\n", style=style)
+        out.append(printable(line) + "\n", style=style)
     out.rstrip()
     return out
 
@@ -104,7 +105,7 @@ class ResultsPanel(ScrollView, can_focus=True):
             self.refresh()
 
     def show_error(self, message: str) -> None:
-        error = Text(f"Grading failed inside tokdrill (not your code): {message}", style="bold red")
+        error = rich_plain(f"Grading failed inside tokdrill (not your code): {message}", "bold red")
         self._show({"summary": error})
 
     def show_verdict(self, verdict: Verdict, summary: Text | None = None, diff: str | None = None) -> None:

@@ -1,0 +1,294 @@
+"""Text from outside the package is shown as text on every screen and dialog, at 80x24.
+
+A content folder holds a drill, a deck, a concept and a broken file whose every text field (and
+the broken file's name) carries Textual markup, a click action and, where the format lets it,
+an escape sequence; an Anki export with the same is imported; a submission prints the same and
+fails with it. Every screen and dialog is opened, the shown hostile text is clicked, and the test
+asserts that the app is still running, no action ran from a click, no file was written, the
+markup is shown literally and no escape character reaches the terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from factories import record_retype_pass
+from textual import events
+from textual.dom import DOMNode
+from textual.pilot import Pilot
+from textual.widgets import Input, Markdown, TextArea
+from ui_helpers import SMALL, screen_lines, screen_text, submit
+
+from tokdrill.backend import Backend
+from tokdrill.cli import main as cli_main
+from tokdrill.clock import FixedClock
+from tokdrill.grading.verdict import TestResult, Verdict
+from tokdrill.progress.records import Mode
+from tokdrill.scheduling.mock import MockPlan
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.messages import OpenCard, OpenDrill
+from tokdrill.ui.screens.drill import DrillScreen
+
+ACTION = "[@click=app.quit]"
+MARKUP = f"{ACTION} [/tmp] [b]x[/b]"  # a click action, a closing tag with no opening one, bold
+TITLE = f"{MARKUP} Byte table"
+ESCAPE = "\x1b[31m"  # where a format can carry one: output, messages, file names
+DRILL = "hostile-drill"
+CARD = "hostile-card"
+CONCEPT = "hostile-concept"
+SUBMISSION = (
+    f"print({MARKUP + ESCAPE + ' printed'!r})\n"
+    "def bytes_to_unicode():\n"
+    f"    raise ValueError({MARKUP + ESCAPE + ' raised'!r})\n"
+)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_hostile_content(folder: Path) -> None:
+    """A drill, a deck and a concept with markup in every text field, and a broken file named so."""
+    q = _quoted
+    folder.mkdir(parents=True)
+    (folder / "hostile-drill.yaml").write_text(
+        f"id: {DRILL}\ntitle: {q(TITLE)}\nsymbols: [bytes_to_unicode]\ntarget_seconds: 480\ndifficulty: easy\n"
+        f"tags: [{q(MARKUP)}]\nhidden_tests: [test_bytes_to_unicode.py]\n"
+        f"references:\n  - title: {q(TITLE)}\n    venue: {q(MARKUP)}\n    authors: {q(MARKUP)}\n"
+        f"    url: {q('https://example.org/' + ACTION)}\n"
+        f"prompt: {q(MARKUP + ' prompt [link](javascript:alert) [file](file:///etc/passwd)')}\n"
+        "starter: |\n  def bytes_to_unicode() -> dict[int, str]:\n      ...\n"
+    )
+    (folder / "hostile-concepts.yaml").write_text(
+        f"concepts:\n  - id: {CONCEPT}\n    title: {q(MARKUP + ' concept')}\n    lesson: {q(MARKUP + ' lesson')}\n"
+    )
+    (folder / "hostile-deck.yaml").write_text(
+        f"deck: hostile-deck\ntitle: {q(TITLE)}\ndescription: {q(MARKUP)}\ncards:\n"
+        f"  - id: {CARD}\n    question: {q(MARKUP + ' question?')}\n    answer: {q(MARKUP + ' answer')}\n"
+        f"    follow_ups:\n      - question: {q(MARKUP + ' follow-up?')}\n        answer: {q(MARKUP + ' again')}\n"
+        f"    key_points: [{q(MARKUP)}, {q('second ' + ACTION + ' point')}]\n    tags: [{q(MARKUP)}]\n"
+        f"    concepts: [{CONCEPT}]\n    references:\n      - {{title: {q(TITLE)}, url: 'https://example.org/x'}}\n"
+    )
+    (folder / f"{ACTION} {ESCAPE}.yaml").write_text("id: [unclosed\n")
+
+
+def write_anki_export(path: Path) -> None:
+    """A plain-text Anki export whose fields hold markup and escape sequences."""
+    path.write_text(f"#separator:tab\n#html:false\n{MARKUP} {ESCAPE} anki front\t{MARKUP} {ESCAPE} anki back\n")
+
+
+@pytest.fixture
+def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working folder: a screenshot or any other file an action writes lands here."""
+    folder = tmp_path / "cwd"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+@pytest.fixture
+def hostile(
+    home: Path, tmp_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch, cwd: Path
+) -> Iterator[Backend]:
+    """The backend over the hostile content, the Anki import and some history of the hostile drill
+    (a retype pass with typing figures, a failed attempt whose tests fail the hostile concept)."""
+    content = tmp_path / "content"
+    write_hostile_content(content)
+    monkeypatch.setenv("TOKDRILL_CONTENT", str(content))
+    export = tmp_path / "anki.txt"
+    write_anki_export(export)
+    assert cli_main(["import-anki", str(export), "--deck", "anki-hostile", "--title", TITLE]) == 0
+    backend = Backend.open(clock=clock)
+    drill = backend.library.drill(DRILL)
+    record_retype_pass(backend, clock, 300.0, drill_id=DRILL, wpm=40.0, accuracy=0.9, costly_keys=((ACTION, 2),))
+    failed = Verdict(
+        DRILL,
+        False,
+        (TestResult("test_bytes_to_unicode.py::test_table", "failed", MARKUP + ESCAPE, (CONCEPT,)),),
+        0.05,
+        output=MARKUP + ESCAPE,
+    )
+    backend.record_attempt(
+        drill,
+        "recall",
+        started_at=clock.now(),
+        active_seconds=200.0,
+        verdict=failed,
+        submissions=1,
+        keystrokes=None,
+        retype_accuracy=None,
+    )
+    backend.record_grade(drill, failed)
+    backend.save_draft(DRILL, "recall", SUBMISSION, 30.0)
+    backend.store  # noqa: B018 - every queued write applied before the app starts
+    yield backend
+    backend.close()
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    for markdown in pilot.app.screen.query(Markdown):
+        async with markdown.lock:
+            pass
+    await pilot.pause()
+
+
+async def open_drill(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
+    app.post_message(OpenDrill(DRILL, "recall"))
+    await settle(pilot)
+    await pilot.press(*keys)  # the restore dialog first: y or n
+    await settle(pilot)
+
+
+async def failed_submission(app: TokdrillApp, pilot: Pilot[None]) -> None:
+    await open_drill(app, pilot, "n")  # start fresh, not from the draft
+    screen = app.screen
+    assert isinstance(screen, DrillScreen)
+    screen.editor.load_text(SUBMISSION)
+    await pilot.pause()
+    await submit(app, pilot)
+    assert screen.last_verdict is not None
+
+
+async def other_drill(app: TokdrillApp, pilot: Pilot[None]) -> None:
+    await open_drill(app, pilot, "y")
+    app.screen.query_one(TextArea).insert("x")
+    await pilot.pause()
+    app.post_message(OpenDrill("bytes-to-unicode", "recall"))
+    await settle(pilot)
+
+
+async def give_up_toast(app: TokdrillApp, pilot: Pilot[None]) -> None:
+    await open_drill(app, pilot, "y", "f9", "y")
+
+
+async def card(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
+    app.post_message(OpenCard(CARD))
+    await settle(pilot)
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+async def typed_answer(app: TokdrillApp, pilot: Pilot[None]) -> None:
+    await card(app, pilot, "t")
+    app.screen.query_one("#typed-answer", TextArea).load_text("nothing that matches")
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
+async def browse(app: TokdrillApp, pilot: Pilot[None], query: str) -> None:
+    await pilot.press("f3")
+    await settle(pilot)
+    app.screen.query_one("#search", Input).value = query
+    await settle(pilot)
+
+
+async def interview_date(app: TokdrillApp, pilot: Pilot[None]) -> None:
+    await pilot.press("i")
+    await settle(pilot)
+    app.screen.query_one(Input).value = MARKUP
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def palette(app: TokdrillApp, pilot: Pilot[None]) -> None:
+    await pilot.press("ctrl+p")
+    await settle(pilot)
+    await pilot.press(*"click")
+    await settle(pilot)
+    await pilot.pause(0.3)  # the palette gathers its hits in a worker
+
+
+async def mock(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
+    """A mock round of the hostile drill and card (the planner would pick by what is due)."""
+    from tokdrill.ui.screens.mock import MockScreen
+
+    plan = MockPlan(DRILL, (CARD,), (0,), 45 * 60)
+    await app.push_screen(MockScreen(app.backend, plan))
+    await settle(pilot)
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+async def opened(app: TokdrillApp, pilot: Pilot[None], drill_mode: Mode | None = None) -> None:
+    app.post_message(OpenDrill(DRILL, drill_mode))
+    await settle(pilot)
+
+
+async def press(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+Step = Callable[[TokdrillApp, Pilot[None]], Awaitable[None]]
+STEPS: dict[str, tuple[Step, str]] = {  # each step and hostile text it must show literally (on one line)
+    "today": (lambda app, pilot: settle(pilot), ACTION),
+    "mode choice": (opened, TITLE),
+    "restore draft": (lambda app, pilot: opened(app, pilot, "recall"), MARKUP),
+    "drill": (lambda app, pilot: open_drill(app, pilot, "y"), "https://example.org/" + ACTION),
+    "drill failed": (failed_submission, MARKUP + "\\x1b[31m raised"),
+    "give up": (lambda app, pilot: open_drill(app, pilot, "y", "f9"), "Give up on " + MARKUP),
+    "give up toast": (give_up_toast, "▌ " + MARKUP),
+    "another drill": (other_drill, ACTION),
+    "card": (card, MARKUP + " question?"),
+    "card answer": (lambda app, pilot: card(app, pilot, "space"), MARKUP + " answer"),
+    "card typed": (typed_answer, MARKUP),
+    "anki card": (lambda app, pilot: browse(app, pilot, "anki front"), MARKUP + " [31m anki front"),
+    "browse": (lambda app, pilot: browse(app, pilot, "byte table"), MARKUP),
+    "stats": (lambda app, pilot: press(app, pilot, "f4"), ACTION),
+    "charts": (lambda app, pilot: press(app, pilot, "f4", "c"), ACTION),
+    "mistakes": (lambda app, pilot: press(app, pilot, "m"), MARKUP + " concept"),
+    "mock": (mock, MARKUP + " Byte"),
+    "mock question": (lambda app, pilot: mock(app, pilot, "ctrl+s", "escape"), MARKUP + " question?"),
+    "mock scorecard": (lambda app, pilot: mock(app, pilot, "ctrl+s", "escape", "f9"), MARKUP + " Byte"),
+    "problems": (lambda app, pilot: press(app, pilot, "e"), "\\x1b[31m.yaml:2: yaml:"),
+    "interview date": (interview_date, repr(MARKUP)),
+    "palette": (palette, ACTION),
+    "help": (lambda app, pilot: press(app, pilot, "f1"), "Readiness"),
+    "settings": (lambda app, pilot: press(app, pilot, "s"), "Settings"),
+}
+
+
+@pytest.mark.parametrize("name", list(STEPS))
+async def test_outside_text_is_shown_literally_and_clicking_it_runs_nothing(
+    hostile: Backend, cwd: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    step, expected = STEPS[name]
+    app = TokdrillApp(hostile, cursor_blink=False)
+    clicked_actions: list[object] = []
+    opened: list[str] = []
+    monkeypatch.setattr(app, "open_url", lambda url, **_kw: opened.append(url))
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await step(app, pilot)
+        shown = screen_text(app)
+        assert "\x1b" not in app.export_screenshot(), "an escape character reached the terminal"
+        assert expected in shown.replace("\n", " "), f"{expected!r} is not shown literally on:\n{shown}"
+        assert "Byte table" not in shown or ACTION in shown, f"markup was obeyed on:\n{shown}"
+
+        async def recording(event_name: str, event: events.Event, default_namespace: DOMNode) -> bool:
+            """Textual's own route from a click on styled text to an action, recorded."""
+            ran = await broker(event_name, event, default_namespace)
+            if ran:
+                clicked_actions.append(getattr(event, "style", None))
+            return ran
+
+        broker = app._broker_event
+        monkeypatch.setattr(app, "_broker_event", recording)
+        screen = app.screen
+        for row, line in enumerate(screen_lines(app)):
+            column = line.find(ACTION)
+            if column < 0 or app.screen is not screen:
+                continue
+            for offset in (1, len(ACTION) // 2, len(ACTION) - 2):  # the @, the action's name, its end
+                await pilot.click(offset=(column + offset, row))
+                await pilot.pause()
+                assert app.is_running and app.return_code is None, f"a click on row {row} ended the app"
+                if app.screen is not screen:
+                    break
+        assert not clicked_actions, f"clicking shown text ran {clicked_actions}"
+        assert all(url.startswith("https://") for url in opened), opened
+    assert list(cwd.iterdir()) == [], "an action wrote a file"
