@@ -5,8 +5,10 @@ by a run that could not save is replayed on the next start."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
+import tempfile
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -239,3 +241,58 @@ def test_the_writer_survives_a_store_that_cannot_even_be_opened(tmp_path: Path, 
     assert json.loads((folder / JOURNAL_NAME).read_text())["card_id"] == "bpe-why"
     with pytest.raises(sqlite3.Error):
         sqlite3.connect(path).execute("SELECT 1 FROM reviews")
+
+
+def _planted(folder: Path, clock: FixedClock) -> Path:
+    """A journal in ``folder`` rating card ``planted`` (as another account would leave one)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    journal = folder / JOURNAL_NAME
+    journal.write_text(json.dumps(recording.review_job("planted", 4, 1.0, T0, clock).entry) + "\n")
+    return journal
+
+
+def _replayed_reviews(db: Path, clock: FixedClock) -> tuple[int, list[str]]:
+    keeper, problems = ProgressKeeper.open(db, clock)
+    count = keeper.store.count("reviews")
+    keeper.close()
+    return count, problems
+
+
+@pytest.mark.parametrize("where", ["data folder", "shared temporary folder"])
+def test_a_journal_in_a_folder_other_accounts_can_write_is_never_replayed(
+    db: Path, clock: FixedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    folder = db.parent if where == "data folder" else shared / f"tokdrill-{os.getuid()}"
+    journal = _planted(folder, clock)
+    folder.chmod(0o777)
+    count, problems = _replayed_reviews(db, clock)
+    assert count == 0
+    named = [p for p in problems if str(journal) in p]
+    assert len(named) == 1 and "written by other accounts" in named[0] and "not replayed" in named[0]
+    assert journal.exists()  # left alone, not adopted
+    folder.chmod(0o700)
+    assert _replayed_reviews(db, clock)[0] == 1  # the same journal in a folder of the user's own is replayed
+
+
+def test_a_journal_owned_by_another_account_or_reached_by_a_link_is_never_replayed(
+    db: Path, clock: FixedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    elsewhere = _planted(tmp_path / "elsewhere", clock)
+    (db.parent / JOURNAL_NAME).symlink_to(elsewhere)
+    count, problems = _replayed_reviews(db, clock)
+    assert count == 0 and any("symbolic link" in p and "not replayed" in p for p in problems)
+    (db.parent / JOURNAL_NAME).unlink()
+    if os.getuid() != 0:
+        pytest.skip("only root can give a file to another account")
+    journal = _planted(tmp_path / f"tokdrill-{os.getuid()}", clock)
+    os.chown(journal, 65534, 65534)
+    count, problems = _replayed_reviews(db, clock)
+    assert count == 0 and any(str(journal) in p and "another account" in p for p in problems)
+    os.chown(journal.parent, 65534, 65534)
+    os.chown(journal, 0, 0)
+    count, problems = _replayed_reviews(db, clock)
+    assert count == 0 and any(str(journal) in p and "folder belongs to another account" in p for p in problems)

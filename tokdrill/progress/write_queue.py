@@ -17,8 +17,10 @@ until :meth:`WriteQueue.retarget` points it at a usable file.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 import threading
 import time
@@ -84,20 +86,52 @@ def journal_candidates(data_dir: Path) -> list[Path]:
     return [data_dir / JOURNAL_NAME, Path(tempfile.gettempdir()) / f"tokdrill-{user}" / JOURNAL_NAME]
 
 
+def distrust(info: os.stat_result, what: str) -> str | None:
+    """Why a journal or its folder (``what``, described by ``info``) may hold writes that are not
+    the user's own: it belongs to another account, or another account may write to it. None when
+    it can be trusted (on systems without user ids, always)."""
+    if not hasattr(os, "getuid"):
+        return None
+    if info.st_uid != os.getuid():
+        return f"{what} belongs to another account"
+    if info.st_mode & stat.S_IWOTH or (info.st_mode & stat.S_IWGRP and info.st_gid != os.getgid()):
+        return f"{what} can be written by other accounts"
+    return None
+
+
+def _read_trusted(path: Path) -> str:
+    """The text of the journal at ``path``, read only when it and its folder are the user's own
+    (:func:`distrust`) and it is a regular file reached without a symbolic link; raises
+    PermissionError saying why not."""
+    reason = distrust(path.parent.stat(), "its folder")
+    if reason is None:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as fh:
+            info = os.fstat(fd)
+            reason = "it is not a regular file" if not stat.S_ISREG(info.st_mode) else distrust(info, "it")
+            if reason is None:
+                return fh.read().decode("utf-8")
+    raise PermissionError(13, f"{reason}, so it was left alone and not replayed")
+
+
 def read_journals(data_dir: Path) -> tuple[list[JournalEntry], list[Path], list[str]]:
     """Entries of every journal found (oldest file first), the files read, and problems with
-    lines that could not be read (named ``file:line``)."""
+    lines that could not be read (named ``file:line``). A journal that another account wrote or
+    could have written is not read (:func:`distrust`): it is named once among the problems."""
     entries: list[JournalEntry] = []
     found: list[Path] = []
     problems: list[str] = []
-    existing = [p for p in journal_candidates(data_dir) if p.is_file()]
-    for path in sorted(existing, key=lambda p: p.stat().st_mtime):
-        found.append(path)
+    existing = [p for p in journal_candidates(data_dir) if p.is_file() or p.is_symlink()]
+    for path in sorted(existing, key=lambda p: p.lstat().st_mtime):
         try:
-            text = path.read_text(encoding="utf-8")
+            text = _read_trusted(path)
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{path}: cannot read unsaved progress: {exc}")
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            if isinstance(exc, OSError) and exc.errno == errno.ELOOP:
+                reason = "it is a symbolic link, so it was left alone and not replayed"
+            problems.append(f"{path}: cannot read unsaved progress: {reason}")
             continue
+        found.append(path)
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
@@ -116,8 +150,9 @@ def read_journals(data_dir: Path) -> tuple[list[JournalEntry], list[Path], list[
 def _write_atomically(path: Path, text: str) -> None:
     if not path.parent.exists():
         path.parent.mkdir(mode=0o700, parents=True)
-    if hasattr(os, "getuid") and path.parent.stat().st_uid != os.getuid():
-        raise PermissionError(13, f"{path.parent} belongs to another user")
+    reason = distrust(path.parent.stat(), str(path.parent))
+    if reason is not None:
+        raise PermissionError(13, reason)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
