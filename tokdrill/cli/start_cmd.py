@@ -44,6 +44,7 @@ def file_text(title: str, prompt: str, starter: str, reference: str | None) -> s
 def run(args: argparse.Namespace) -> int:
     """Write the file and start the drill's clock."""
     from tokdrill.cli.check_cmd import close_practice, find_drill, open_practice
+    from tokdrill.cli.output_file import write_regular_file
     from tokdrill.clock import clock_text
     from tokdrill.grading.report import printable
     from tokdrill.progress.errors import StoreError
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
         reference = reference_source(drill.symbols)
     try:
-        path.write_text(file_text(drill.title, drill.prompt, drill.starter, reference), encoding="utf-8")
+        write_regular_file(path, file_text(drill.title, drill.prompt, drill.starter, reference))
     except OSError as exc:
         print(f"tokdrill start: cannot write {printable(str(path))}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAIL
