@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -160,3 +161,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a path the system refuses (too long, a loop of links, ...): one line, no traceback
+        name = f"tokdrill {args.command}" if getattr(args, "command", None) else "tokdrill"
+        print(f"{name}: {os_error_text(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+NAME_SHOWN = 120  # characters of a file name shown in a message (a longer one is shortened in the middle)
+
+
+def shown_name(name: str | bytes | int) -> str:
+    """A file name as a one-line message shows it: control characters escaped, and a name longer
+    than :data:`NAME_SHOWN` cut in the middle with its length given."""
+    from tokdrill.grading.report import printable
+
+    text = printable(os.fsdecode(name) if isinstance(name, bytes) else str(name))
+    if len(text) <= NAME_SHOWN:
+        return text
+    half = NAME_SHOWN // 2
+    return f"{text[:half]}…{text[-half:]} (a name of {len(text):,} characters)"
+
+
+def os_error_text(exc: OSError) -> str:
+    """``cannot use NAME: File name too long`` (both names of a rename), or the error's own words."""
+    reason = exc.strerror or str(exc)
+    names = [shown_name(n) for n in (exc.filename, exc.filename2) if n is not None]
+    return f"cannot use {' or '.join(names)}: {reason}" if names else reason
