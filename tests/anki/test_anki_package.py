@@ -229,3 +229,21 @@ def _header_offsets(data: bytes, *, method: bool = True) -> list[int]:
 
 def test_an_unreadable_path(tmp_path: Path) -> None:
     _expect_error(tmp_path, "cannot read")
+
+
+@pytest.mark.parametrize("column", ["models", "decks"])
+def test_note_types_or_decks_nested_too_deeply_are_a_clear_message(tmp_path: Path, column: str) -> None:
+    """An older-format collection keeps note types and decks as JSON: nesting a hundred thousand
+    levels deep gives one message naming the file, not a RecursionError."""
+    deep = '{"1": ' * 100_000 + "{}" + "}" * 100_000
+    values = {"models": "{}", "decks": "{}"} | {column: deep}
+    db = tmp_path / "c.sqlite"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE notes (id INTEGER, guid TEXT, mid INTEGER, tags TEXT, flds TEXT)")
+        con.execute("INSERT INTO notes VALUES (1, 'g', 1, '', 'front\x1fback')")
+        con.execute("CREATE TABLE col (models TEXT, decks TEXT)")
+        con.execute("INSERT INTO col VALUES (?, ?)", (values["models"], values["decks"]))
+    path = tmp_path / "deep.apkg"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.write(db, "collection.anki2")
+    _expect_error(path, f"damaged collection (its {column} are nested too deeply to be read)")

@@ -291,6 +291,10 @@ class _Collection:
             value = json.loads(row[0]) if row and row[0] else {}
         except (TypeError, ValueError):
             raise AnkiFileError(f"{self.path}: damaged collection (its {column} are unreadable)") from None
+        except RecursionError:  # JSON nested deeper than the interpreter's recursion allows
+            raise AnkiFileError(
+                f"{self.path}: damaged collection (its {column} are nested too deeply to be read)"
+            ) from None
         if not isinstance(value, dict):
             raise AnkiFileError(f"{self.path}: damaged collection (its {column} are unreadable)")
         return value
