@@ -16,14 +16,12 @@ def run(args: argparse.Namespace) -> int:
     """Write the export; 1 when the database cannot be read or the file cannot be written."""
     import io
     import json
-    import os
-    import tempfile
     from pathlib import Path
 
     from tokdrill import locations
     from tokdrill.progress.errors import StoreError
     from tokdrill.progress.store import Store
-    from tokdrill.progress.transfer import export_document, write_attempts_csv
+    from tokdrill.progress.transfer import export_document, write_atomically, write_attempts_csv
 
     path = locations.database_path(getattr(args, "data_dir", None))
     buffer = io.StringIO()
@@ -42,10 +40,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     target = Path(args.file)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(buffer.getvalue())
-        os.replace(tmp, target)
+        write_atomically(target, buffer.getvalue(), newline="")
     except OSError as exc:
         print(f"tokdrill export: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
         return 1

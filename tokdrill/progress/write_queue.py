@@ -33,6 +33,7 @@ from typing import Any, Literal
 from tokdrill.clock import Clock
 from tokdrill.progress.errors import ADVICE, Problem, StoreError
 from tokdrill.progress.store import Store
+from tokdrill.progress.transfer import write_atomically
 
 JOURNAL_NAME = "unsaved-progress.jsonl"
 REFUSED_NAME = "refused-progress.jsonl"
@@ -153,19 +154,7 @@ def _write_atomically(path: Path, text: str) -> None:
     reason = distrust(path.parent.stat(), str(path.parent))
     if reason is not None:
         raise PermissionError(13, reason)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomically(path, text)
 
 
 class WriteQueue:
