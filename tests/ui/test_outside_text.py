@@ -15,6 +15,18 @@ from pathlib import Path
 
 import pytest
 from factories import record_retype_pass
+from hostile import (
+    ACTION,
+    CARD,
+    CONCEPT,
+    DRILL,
+    ESCAPE,
+    MARKUP,
+    SUBMISSION,
+    TITLE,
+    write_anki_export,
+    write_hostile_content,
+)
 from textual import events
 from textual.dom import DOMNode
 from textual.pilot import Pilot
@@ -30,53 +42,6 @@ from tokdrill.scheduling.mock import MockPlan
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.messages import OpenCard, OpenDrill
 from tokdrill.ui.screens.drill import DrillScreen
-
-ACTION = "[@click=app.quit]"
-MARKUP = f"{ACTION} [/tmp] [b]x[/b]"  # a click action, a closing tag with no opening one, bold
-TITLE = f"{MARKUP} Byte table"
-ESCAPE = "\x1b[31m"  # where a format can carry one: output, messages, file names
-DRILL = "hostile-drill"
-CARD = "hostile-card"
-CONCEPT = "hostile-concept"
-SUBMISSION = (
-    f"print({MARKUP + ESCAPE + ' printed'!r})\n"
-    "def bytes_to_unicode():\n"
-    f"    raise ValueError({MARKUP + ESCAPE + ' raised'!r})\n"
-)
-
-
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def write_hostile_content(folder: Path) -> None:
-    """A drill, a deck and a concept with markup in every text field, and a broken file named so."""
-    q = _quoted
-    folder.mkdir(parents=True)
-    (folder / "hostile-drill.yaml").write_text(
-        f"id: {DRILL}\ntitle: {q(TITLE)}\nsymbols: [bytes_to_unicode]\ntarget_seconds: 480\ndifficulty: easy\n"
-        f"tags: [{q(MARKUP)}]\nhidden_tests: [test_bytes_to_unicode.py]\n"
-        f"references:\n  - title: {q(TITLE)}\n    venue: {q(MARKUP)}\n    authors: {q(MARKUP)}\n"
-        f"    url: {q('https://example.org/' + ACTION)}\n"
-        f"prompt: {q(MARKUP + ' prompt [link](javascript:alert) [file](file:///etc/passwd)')}\n"
-        "starter: |\n  def bytes_to_unicode() -> dict[int, str]:\n      ...\n"
-    )
-    (folder / "hostile-concepts.yaml").write_text(
-        f"concepts:\n  - id: {CONCEPT}\n    title: {q(MARKUP + ' concept')}\n    lesson: {q(MARKUP + ' lesson')}\n"
-    )
-    (folder / "hostile-deck.yaml").write_text(
-        f"deck: hostile-deck\ntitle: {q(TITLE)}\ndescription: {q(MARKUP)}\ncards:\n"
-        f"  - id: {CARD}\n    question: {q(MARKUP + ' question?')}\n    answer: {q(MARKUP + ' answer')}\n"
-        f"    follow_ups:\n      - question: {q(MARKUP + ' follow-up?')}\n        answer: {q(MARKUP + ' again')}\n"
-        f"    key_points: [{q(MARKUP)}, {q('second ' + ACTION + ' point')}]\n    tags: [{q(MARKUP)}]\n"
-        f"    concepts: [{CONCEPT}]\n    references:\n      - {{title: {q(TITLE)}, url: 'https://example.org/x'}}\n"
-    )
-    (folder / f"{ACTION} {ESCAPE}.yaml").write_text("id: [unclosed\n")
-
-
-def write_anki_export(path: Path) -> None:
-    """A plain-text Anki export whose fields hold markup and escape sequences."""
-    path.write_text(f"#separator:tab\n#html:false\n{MARKUP} {ESCAPE} anki front\t{MARKUP} {ESCAPE} anki back\n")
 
 
 @pytest.fixture
@@ -292,3 +257,15 @@ async def test_outside_text_is_shown_literally_and_clicking_it_runs_nothing(
         assert not clicked_actions, f"clicking shown text ran {clicked_actions}"
         assert all(url.startswith("https://") for url in opened), opened
     assert list(cwd.iterdir()) == [], "an action wrote a file"
+
+
+def test_the_package_builds_no_actions_or_markup_from_text() -> None:
+    """The one rendering rule holds in the source: no click action is written into text, and
+    Textual's markup parsers are reached only through tokdrill/ui/text.py."""
+    import tokdrill.ui
+
+    root = Path(tokdrill.ui.__file__).parent
+    needles = ("@click", "from_markup(", "matcher.highlight(", "markup=True", "Text.from_ansi(")
+    sources = {path: path.read_text(encoding="utf-8") for path in root.rglob("*.py") if path != root / "text.py"}
+    offenders = [f"{path.relative_to(root)}: {n}" for path, source in sources.items() for n in needles if n in source]
+    assert offenders == []
