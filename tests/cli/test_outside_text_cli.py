@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile import ACTION, DRILL, MARKUP, TITLE, write_hostile_content
+from hostile import ACTION, DRILL, ESCAPE, MARKUP, TITLE, write_hostile_content
 
 from tokdrill.cli import main
 
@@ -37,3 +37,24 @@ def test_commands_print_outside_text_literally(
     both = printed.out + printed.err
     assert expected in both or expected.replace("\\", "\\\\") in both, both[-2000:]
     assert "\x1b" not in both
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "{name}/out.json"],
+        ["import", "{name}/in.json"],
+        ["export-anki", "{name}/out.apkg"],
+        ["import-anki", "{name}/in.apkg", "--deck", "x"],
+        ["check", "bytes-to-unicode", "{name}/mine.py"],
+        ["start", "bytes-to-unicode", "{name}/mine.py"],
+    ],
+)
+def test_a_file_name_quoted_in_a_message_shows_its_escape_sequence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    name = f"{ACTION}{ESCAPE}missing"
+    assert main([word.format(name=name) for word in argv]) != 0
+    err = capsys.readouterr().err
+    assert f"{ACTION}\\x1b[31mmissing" in err and "\x1b" not in err, err

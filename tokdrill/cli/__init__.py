@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO, cast
 
 from tokdrill import __version__
 
@@ -150,11 +151,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(argv).parse_args(argv)
     run = getattr(args, "_run", None)
+    terminal = sys.stderr
     try:
         if run is None:
             from tokdrill.ui.launch import launch_app
 
             return launch_app(args)
+        sys.stderr = cast(TextIO, Messages(terminal))
         return int(run(args))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -165,6 +168,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = f"tokdrill {args.command}" if getattr(args, "command", None) else "tokdrill"
         print(f"{name}: {os_error_text(exc)}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        sys.stderr = terminal
+
+
+class Messages:
+    """Standard error as the commands write their messages to it: every control character
+    (escape sequences, carriage returns, bidirectional overrides) in a message is written as a
+    visible escape, so a file name, a title or an Anki field quoted in a message never acts on
+    the terminal. Standard output (data: JSON, CSV, listings) is left exactly as written."""
+
+    def __init__(self, stream: TextIO) -> None:
+        from tokdrill.grading.report import printable
+
+        self._stream = stream
+        self._printable = printable
+
+    def write(self, text: str) -> int:
+        self._stream.write(self._printable(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 NAME_SHOWN = 120  # characters of a file name shown in a message (a longer one is shortened in the middle)
