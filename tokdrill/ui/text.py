@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 from rich.text import Text
 from textual.content import Content
 from textual.fuzzy import Matcher
-from textual.markup import escape
 
 from tokdrill.grading.report import printable
 
@@ -47,7 +46,7 @@ def rich_plain(text: str, style: str = "") -> Text:
 def as_markup(text: str) -> str:
     """``text`` escaped into markup that shows it as written, for the few Textual parameters that
     take only a markup string (a palette hit's help line)."""
-    return escape(printable(text))
+    return printable(text).replace("[", "\\[")  # Textual's own escape() doubles a backslash before a tag
 
 
 def highlighted(matcher: Matcher, text: str) -> Content:
