@@ -22,7 +22,7 @@ from tokdrill.practice import recording
 from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.progress.records import Draft
 from tokdrill.progress.store import Store
-from tokdrill.progress.write_queue import JOURNAL_NAME, WriteQueue, read_journals
+from tokdrill.progress.write_queue import JOURNAL_NAME, REFUSED_NAME, Job, WriteQueue, read_journals
 
 
 @pytest.fixture
@@ -296,3 +296,29 @@ def test_a_journal_owned_by_another_account_or_reached_by_a_link_is_never_replay
     os.chown(journal, 0, 0)
     count, problems = _replayed_reviews(db, clock)
     assert count == 0 and any(str(journal) in p and "folder belongs to another account" in p for p in problems)
+
+
+def test_a_refused_write_is_never_kept_through_a_link_or_in_a_folder_others_may_write(
+    db: Path, clock: FixedClock, tmp_path: Path
+) -> None:
+    """The side file of refused writes is written only in the user's own folders, never through a
+    symbolic link planted there."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched\n")
+    own, shared = tmp_path / "own", tmp_path / "shared"
+    own.mkdir(mode=0o700)
+    shared.mkdir()
+    shared.chmod(0o777)
+    (own / REFUSED_NAME).symlink_to(victim)
+
+    def refused(store: Store) -> None:
+        raise ValueError("not a valid write")
+
+    statuses = Statuses()
+    queue = WriteQueue(db, clock, statuses, journal_dirs=[shared, own])
+    queue.submit(Job("your rating of card x", {"op": "review", "card_id": "x"}, refused))
+    lost = statuses.wait_for("lost")
+    queue.close()
+    assert victim.read_text() == "untouched\n"
+    assert not (shared / REFUSED_NAME).exists()
+    assert "could not save your rating of card x" in lost.message and "kept in" not in lost.message

@@ -374,7 +374,11 @@ class WriteQueue:
             try:
                 if not target.parent.exists():
                     target.parent.mkdir(mode=0o700, parents=True)
-                with open(target, "a", encoding="utf-8") as fh:
+                reason = distrust(target.parent.stat(), str(target.parent))
+                if reason is not None:
+                    continue  # never write into a folder another account may have prepared
+                fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+                with os.fdopen(fd, "a", encoding="utf-8") as fh:
                     fh.write(line)
                 return target
             except OSError:
