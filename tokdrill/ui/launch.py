@@ -24,9 +24,11 @@ def launch_app(args: argparse.Namespace, start: str | None = None) -> int:
     saved are named on stderr (they are kept in a side file and saved on the next start)."""
     import sys
 
+    from tokdrill.ui.text import printable
+
     app = build_app(args, start)
     app.run()
     status = app.final_store_status
     if status is not None and status.pending:
-        print(f"tokdrill: {status.message}", file=sys.stderr)
+        print(f"tokdrill: {printable(status.message)}", file=sys.stderr)
     return 0
