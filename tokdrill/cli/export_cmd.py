@@ -19,9 +19,10 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tokdrill import locations
+    from tokdrill.progress.atomic_write import write_atomically
     from tokdrill.progress.errors import StoreError
     from tokdrill.progress.store import Store
-    from tokdrill.progress.transfer import export_document, write_atomically, write_attempts_csv
+    from tokdrill.progress.transfer import export_document, write_attempts_csv
 
     path = locations.database_path(getattr(args, "data_dir", None))
     buffer = io.StringIO()

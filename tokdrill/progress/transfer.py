@@ -30,11 +30,8 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Any
 
 import msgspec
@@ -436,22 +433,3 @@ def _insert(conn: Any, table: str, rows: list[tuple[Any, ...]], replace: bool = 
 def document_text(doc: dict[str, Any]) -> str:
     """The export document as JSON text (one record per line group, UTF-8 kept readable)."""
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-
-
-def write_atomically(path: Path, text: str, newline: str | None = None) -> None:
-    """Write ``text`` (UTF-8) to ``path`` whole or not at all: into a hidden temporary file
-    beside it (``.NAME.xxxx``), flushed to disk, then renamed over ``path``. On any failure,
-    an interrupt included, the temporary file is removed and ``path`` is left as it was."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tokdrill.clock import Clock
+from tokdrill.progress.atomic_write import write_atomically
 from tokdrill.progress.errors import ADVICE, Problem, StoreError
 from tokdrill.progress.store import Store
-from tokdrill.progress.transfer import write_atomically
 
 JOURNAL_NAME = "unsaved-progress.jsonl"
 REFUSED_NAME = "refused-progress.jsonl"
