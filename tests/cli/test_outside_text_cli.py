@@ -3,10 +3,11 @@ in a file name is printed as a visible escape, never sent to the terminal."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from hostile import ACTION, DRILL, ESCAPE, MARKUP, TITLE, write_hostile_content
+from hostile import ACTION, DRILL, ESCAPE, MARKUP, TITLE, write_anki_export, write_hostile_content
 
 from tokdrill.cli import main
 
@@ -58,3 +59,20 @@ def test_a_file_name_quoted_in_a_message_shows_its_escape_sequence(
     assert main([word.format(name=name) for word in argv]) != 0
     err = capsys.readouterr().err
     assert f"{ACTION}\\x1b[31mmissing" in err and "\x1b" not in err, err
+
+
+def test_an_anki_export_whose_name_holds_an_escape_sequence_imports_with_the_name_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file name becomes the deck's title and description as text (a control character
+    written into a deck file would make it unreadable)."""
+    monkeypatch.setenv("TOKDRILL_HOME", str(tmp_path / "home"))
+    export = tmp_path / f"{ACTION}{ESCAPE}deck.txt"
+    write_anki_export(export)
+    assert main(["import-anki", str(export), "--deck", "named"]) == 0
+    printed = capsys.readouterr()
+    assert "\x1b" not in printed.out + printed.err
+    assert main(["list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    deck = next(d for d in listed["decks"] if d["id"] == "named")
+    assert deck["title"] == f"{ACTION}\\x1b[31mdeck"

@@ -23,6 +23,7 @@ from tokdrill.anki.notes import AnkiFileError, AnkiNote, in_deck
 from tokdrill.anki.package import read_package
 from tokdrill.anki.textexport import read_text_export
 from tokdrill.content import ContentError, Deck, Library, Origin
+from tokdrill.content.model import printable
 
 ZIP_MAGIC = b"PK\x03\x04"
 PACKAGE_SUFFIXES = (".apkg", ".colpkg")
@@ -106,7 +107,7 @@ def default_title(notes: Sequence[AnkiNote], source: Path) -> str:
             if len({level.casefold() for level in levels}) != 1 or not levels[0]:
                 break
             common.append(levels[0])
-    return common[-1] if common else source.stem or "Imported from Anki"
+    return common[-1] if common else printable(source.stem) or "Imported from Anki"
 
 
 def import_anki(
@@ -161,7 +162,7 @@ def import_anki(
     deck = DeckText(
         deck_id=deck_id,
         title=deck_title,
-        description=f"Imported from {source.name} on {now.date().isoformat()}.",
+        description=f"Imported from {printable(source.name)} on {now.date().isoformat()}.",
         comment=_comment(source, conversion),
         cards=conversion.cards,
     )
@@ -192,7 +193,7 @@ def _keep_refined_key_points(conversion: Conversion, previous: Deck) -> None:
 
 
 def _comment(source: Path, conversion: Conversion) -> str:
-    lines = [f"Imported from Anki ({source.name}) by `tokdrill import-anki`."]
+    lines = [f"Imported from Anki ({printable(source.name)}) by `tokdrill import-anki`."]
     if any(card.drawn_key_points for card in conversion.cards):
         lines.append(
             "Key points were drawn from each answer (a typed answer is checked against them): edit them freely."
