@@ -46,10 +46,13 @@ from tokdrill.ui.screens.drill import DrillScreen
 
 @pytest.fixture
 def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty working folder: a screenshot or any other file an action writes lands here."""
+    """An empty working folder that is also the home folder, so that a file any action writes
+    in either is seen."""
     folder = tmp_path / "cwd"
     folder.mkdir()
     monkeypatch.chdir(folder)
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
     return folder
 
 
@@ -256,7 +259,7 @@ async def test_outside_text_is_shown_literally_and_clicking_it_runs_nothing(
                     break
         assert not clicked_actions, f"clicking shown text ran {clicked_actions}"
         assert all(url.startswith("https://") for url in opened), opened
-    assert list(cwd.iterdir()) == [], "an action wrote a file"
+    assert [p for p in cwd.rglob("*") if not p.is_dir()] == [], "an action wrote a file"
 
 
 def test_the_package_builds_no_actions_or_markup_from_text() -> None:
