@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from tokdrill import locations
     from tokdrill.anki.importer import ImportRefused, import_anki
     from tokdrill.anki.notes import AnkiFileError
+    from tokdrill.cli.user_files import refuse_unless_regular
     from tokdrill.clock import SystemClock
     from tokdrill.content import load_library
     from tokdrill.content.schema.fields import ID_PATTERN
@@ -55,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.file)
     if not source.exists():
         return _fail(f"no such file: {source}", EXIT_USAGE)
+    try:
+        refuse_unless_regular(source, follow=True)  # reading a pipe would wait for a writer
+    except OSError as exc:
+        return _fail(f"{source}: {exc.strerror}", EXIT_USAGE)
     data_dir = getattr(args, "data_dir", None)
     library = load_library(
         locations.extra_content_dirs(getattr(args, "content", None), data_dir),

@@ -21,13 +21,14 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tokdrill import locations
+    from tokdrill.cli.user_files import read_regular_file
     from tokdrill.progress.errors import StoreError
     from tokdrill.progress.store import Store
     from tokdrill.progress.transfer import ImportRejected, import_document, parse_document
 
     name = "<stdin>" if args.file == "-" else args.file
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        data = sys.stdin.buffer.read() if args.file == "-" else read_regular_file(Path(args.file))
     except OSError as exc:
         print(f"tokdrill import: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -44,7 +44,7 @@ def file_text(title: str, prompt: str, starter: str, reference: str | None) -> s
 def run(args: argparse.Namespace) -> int:
     """Write the file and start the drill's clock."""
     from tokdrill.cli.check_cmd import close_practice, find_drill, open_practice
-    from tokdrill.cli.output_file import write_regular_file
+    from tokdrill.cli.user_files import write_regular_file
     from tokdrill.clock import clock_text
     from tokdrill.grading.report import printable
     from tokdrill.progress.errors import StoreError
