@@ -167,8 +167,11 @@ async def palette(app: TokdrillApp, pilot: Pilot[None]) -> None:
     await pilot.press("ctrl+p")
     await settle(pilot)
     await pilot.press(*"click")
-    await settle(pilot)
-    await pilot.pause(0.3)  # the palette gathers its hits in a worker
+    for _ in range(300):  # the palette gathers its hits in a worker: up to 30 s on a loaded machine
+        await settle(pilot)
+        if ACTION in screen_text(app):
+            break
+        await pilot.pause(0.1)
 
 
 async def mock(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
