@@ -76,3 +76,23 @@ def test_an_anki_export_whose_name_holds_an_escape_sequence_imports_with_the_nam
     listed = json.loads(capsys.readouterr().out)
     deck = next(d for d in listed["decks"] if d["id"] == "named")
     assert deck["title"] == f"{ACTION}\\x1b[31mdeck"
+
+
+@pytest.mark.parametrize("argv", [["list"], ["show", "bidi-drill"], ["show", "bidi-drill", "--prompt"]])
+def test_a_bidirectional_override_in_a_title_is_shown_not_obeyed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """YAML lets a title carry U+202E (right-to-left override), which would make a terminal show
+    the rest of the line reversed: it is printed as a visible escape."""
+    folder = tmp_path / "bidi"
+    folder.mkdir()
+    (folder / "bidi.yaml").write_text(
+        'id: bidi-drill\ntitle: "fast \\u202eevil"\nsymbols: [bytes_to_unicode]\ntarget_seconds: 480\n'
+        'difficulty: easy\nhidden_tests: [test_bytes_to_unicode.py]\nprompt: "a \\u202eprompt"\n'
+        "starter: |\n  def bytes_to_unicode():\n      ...\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("TOKDRILL_CONTENT", str(folder))
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "\u202e" not in out and "\\u202e" in out, out[-500:]

@@ -53,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(document, indent=2))
     else:
-        print(_table(library))
+        from tokdrill.grading.report import printable
+
+        print(printable(_table(library)))  # a title's bidirectional override shown, not obeyed
     if library.errors:
         print(f"{len(library.errors)} content problem(s); these items were left out:", file=sys.stderr)
         for error in library.errors:

@@ -28,8 +28,10 @@ def run(args: argparse.Namespace) -> int:
     drill = find_drill(args, "show")
     if drill is None:
         return EXIT_USAGE
+    from tokdrill.grading.report import printable
+
     if args.prompt:
-        print(drill.prompt.rstrip())
+        print(printable(drill.prompt.rstrip()))
     elif args.starter:
         print(drill.starter.rstrip())
     elif args.reference:
@@ -37,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
 
         print(reference_source(drill.symbols).rstrip())
     else:
-        print(f"{drill.title}  ({drill.id} · {drill.difficulty} · target {drill.target_seconds // 60} min)\n")
-        print(drill.prompt.rstrip())
+        print(
+            printable(f"{drill.title}  ({drill.id} · {drill.difficulty} · target {drill.target_seconds // 60} min)\n")
+        )
+        print(printable(drill.prompt.rstrip()))
         print("\nStarter:\n")
         print(drill.starter.rstrip())
     return EXIT_OK
