@@ -45,6 +45,7 @@ def write_hostile_content(folder: Path) -> None:
         f"    follow_ups:\n      - question: {q(MARKUP + ' follow-up?')}\n        answer: {q(MARKUP + ' again')}\n"
         f"    key_points: [{q(MARKUP)}, {q('second ' + ACTION + ' point')}]\n    tags: [{q(MARKUP)}]\n"
         f"    concepts: [{CONCEPT}]\n    references:\n      - {{title: {q(TITLE)}, url: 'https://example.org/x'}}\n"
+        f"    see_it: {{text: {q(MARKUP + ' tokens')}, note: {q(MARKUP + ' note')}, encodings: [cl100k_base]}}\n"
     )
     (folder / f"{ACTION} {ESCAPE}.yaml").write_text("id: [unclosed\n")
 

@@ -208,6 +208,7 @@ STEPS: dict[str, tuple[Step, str]] = {  # each step and hostile text it must sho
     "card": (card, MARKUP + " question?"),
     "card answer": (lambda app, pilot: card(app, pilot, "space"), MARKUP + " answer"),
     "card typed": (typed_answer, MARKUP),
+    "playground": (lambda app, pilot: card(app, pilot, "p"), "See it: " + MARKUP),
     "anki card": (lambda app, pilot: browse(app, pilot, "anki front"), MARKUP + " [31m anki front"),
     "browse": (lambda app, pilot: browse(app, pilot, "byte table"), MARKUP),
     "stats": (lambda app, pilot: press(app, pilot, "f4"), ACTION),

@@ -30,6 +30,7 @@ from tokdrill.playground.hf_cache import find_cached
 from tokdrill.playground.tokens import Figures, TextRefused, Token, check_text, figures
 from tokdrill.progress import settings as keys
 from tokdrill.ui import keymap
+from tokdrill.ui.text import printable
 from tokdrill.ui.widgets.footer import FittingFooter
 from tokdrill.ui.widgets.token_view import LABEL, Run, TokenView, wrap_runs
 
@@ -106,11 +107,11 @@ def panel_for(encoder: Encoder, text: str, view: View, price: float | None, widt
 def header_text(panel: Panel, view: View) -> Text:
     """The panel's heading: encoding and counts; bytes per token and cost on the next lines."""
     if panel.figures is None:
-        return Text.assemble((panel.name, "bold"), "\n", (panel.problem, "red"))
+        return Text.assemble((printable(panel.name), "bold"), "\n", (printable(panel.problem), "red"))
     n = panel.figures
     per = "-" if n.bytes_per_token is None else f"{n.bytes_per_token:.2f}"
     lines = Text.assemble(
-        (panel.name, "bold"),
+        (printable(panel.name), "bold"),
         f"  {n.tokens:,} tokens",
         "" if view == "tokens" else f"  ({view})",
         "\n",
@@ -144,7 +145,9 @@ class PlaygroundScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            Text(f"See it: {self._note}") if self._note else "Playground: type or paste text; Tab moves to the tokens",
+            Text(f"See it: {printable(self._note)}")
+            if self._note
+            else "Playground: type or paste text; Tab moves to the tokens",
             id="playground-title",
         )
         yield TextArea(self._initial_text, id="playground-text", soft_wrap=True, tab_behavior="focus")
@@ -162,7 +165,7 @@ class PlaygroundScreen(Screen[None]):
         for index, spec in enumerate(self.specs):
             holder.mount(
                 Vertical(
-                    Static(Text(spec, style="bold"), classes="panel-header", id=f"header-{index}"),
+                    Static(Text(printable(spec), style="bold"), classes="panel-header", id=f"header-{index}"),
                     TokenView(id=f"tokens-{index}"),
                     classes="playground-panel",
                 )
@@ -281,13 +284,13 @@ class EncodingPicker(ModalScreen[list[str] | None]):
         with Vertical(classes="dialog"):
             yield Static(Text("Encodings (space toggles, up to 4; ctrl+s applies)", style="bold"))
             yield SelectionList[str](
-                *(Selection(Text(name), name, name in self.current) for name in options), id="encoding-list"
+                *(Selection(Text(printable(name)), name, name in self.current) for name in options), id="encoding-list"
             )
             yield Input(placeholder="add: bpe:corpus.txt@512 or path/to/tokenizer.json", id="encoding-spec")
             note = "No Hugging Face cache found." if not scan.tokenizers else ""
             if scan.unreadable:
                 note = "Could not read: " + "; ".join(scan.unreadable[:3])
-            yield Static(Text(note or SPEC_HELP), classes="dim", id="encoding-note")
+            yield Static(Text(printable(note or SPEC_HELP)), classes="dim", id="encoding-note")
         yield FittingFooter()
 
     @on(Input.Submitted, "#encoding-spec")
@@ -297,7 +300,7 @@ class EncodingPicker(ModalScreen[list[str] | None]):
             return
         selections = self.query_one("#encoding-list", SelectionList)
         if spec not in [selections.get_option_at_index(i).value for i in range(selections.option_count)]:
-            selections.add_option(Selection(Text(spec), spec, True))
+            selections.add_option(Selection(Text(printable(spec)), spec, True))
         else:
             selections.select(spec)
         event.input.value = ""
