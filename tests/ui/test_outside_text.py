@@ -37,8 +37,8 @@ from tokdrill.backend import Backend
 from tokdrill.cli import main as cli_main
 from tokdrill.clock import FixedClock
 from tokdrill.grading.verdict import TestResult, Verdict
+from tokdrill.practice.mock import MockPlan
 from tokdrill.progress.records import Mode
-from tokdrill.scheduling.mock import MockPlan
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.messages import OpenCard, OpenDrill
 from tokdrill.ui.screens.drill import DrillScreen
@@ -88,7 +88,7 @@ def hostile(
         keystrokes=None,
         retype_accuracy=None,
     )
-    backend.record_grade(drill, failed)
+    backend.record_grade(drill, failed, SUBMISSION)
     backend.save_draft(DRILL, "recall", SUBMISSION, 30.0)
     backend.store  # noqa: B018 - every queued write applied before the app starts
     yield backend
