@@ -80,3 +80,16 @@ async def test_switching_algorithm_and_bad_input(home: Path, clock: FixedClock) 
         await pilot.press("end")
         assert "result: [b] x[/b] (log p" in shown(screen)
         assert app.is_running
+        bytes_view = next(i for i, a in enumerate(screen.query_one(OptionList).options) if a.id == "bytes")
+        screen.query_one(OptionList).highlighted = bytes_view
+        await settle(pilot)
+        word.value = "red\x1b[31mtext"
+        word.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        pages = []
+        for _ in range(4):
+            pages.append(shown(screen))
+            await pilot.press("right")
+        assert not any("\x1b" in page for page in pages)
+        assert any("⟨U+001B⟩" in page for page in pages)

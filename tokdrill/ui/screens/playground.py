@@ -32,7 +32,7 @@ from tokdrill.progress import settings as keys
 from tokdrill.ui import keymap
 from tokdrill.ui.text import printable
 from tokdrill.ui.widgets.footer import FittingFooter
-from tokdrill.ui.widgets.token_view import LABEL, Run, TokenView, wrap_runs
+from tokdrill.ui.widgets.token_view import LABEL, Run, TokenView, printable_runs, wrap_runs
 
 View = Literal["tokens", "ids", "pieces", "boundary"]
 ENCODINGS_SETTING = "ui.playground_encodings"
@@ -101,6 +101,7 @@ def panel_for(encoder: Encoder, text: str, view: View, price: float | None, widt
         runs = boundary_runs(boundary(encoder, text))
     else:
         runs = token_runs(tokenized.tokens)
+    runs = printable_runs(runs)
     return Panel(encoder.name, tuple(runs), numbers, wrapped=(width, wrap_runs(runs, width)) if width else None)
 
 

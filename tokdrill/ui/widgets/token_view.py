@@ -18,6 +18,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tokdrill.ui.text import printable
+
 # A run is (text, shade): shade 0/1 alternate between tokens, 2 is a special token, 3 a label,
 # 4 a heading;
 # a run whose text is a single newline starts a new line.
@@ -59,6 +61,12 @@ def wrap_runs(items: Sequence[Run], width: int) -> list[list[Run]]:
     return lines
 
 
+def printable_runs(runs: Sequence[Run]) -> list[Run]:
+    """``runs`` with any control character written as a visible escape (the app's one rule for
+    outside text): a run never reaches the terminal as a command."""
+    return [(text if text == "\n" or text.isprintable() else printable(text), shade) for text, shade in runs]
+
+
 class TokenView(ScrollView, can_focus=True):
     """Coloured runs (tokens, ids or pieces) wrapped to the view's width; ↑/↓/PageUp/PageDown scroll."""
 
@@ -97,7 +105,10 @@ class TokenView(ScrollView, can_focus=True):
 
     def show(self, runs: Sequence[Run], wrapped: tuple[int, list[list[Run]]] | None = None) -> None:
         """Replace what is shown. ``wrapped`` is ``(width, lines)`` already laid out (off the UI
-        thread); otherwise, or when the width has changed since, the runs are wrapped here."""
+        thread, from runs made printable with :func:`printable_runs`); otherwise, or when the
+        width has changed since, the runs are made printable and wrapped here."""
+        if wrapped is None:
+            runs = printable_runs(runs)
         self._runs = list(runs)
         self._wrapped_at = -1
         if wrapped is not None and wrapped[0] == self.wrap_width:
