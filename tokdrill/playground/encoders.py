@@ -7,7 +7,9 @@
 - a path to a ``tokenizer.json``: read by the ``tokenizers`` library, an optional extra.
 
 Every encoder returns :class:`~tokdrill.playground.tokens.Tokenized` and its pre-tokenizer pieces;
-what the library answers is used as it is, nothing is re-implemented.
+what the library answers is used as it is, nothing is re-implemented. The tiktoken tables can also
+tokenize just the head of a long text, whose tokens are exactly the whole text's first tokens
+(:meth:`TiktokenEncoding.head`): the playground draws those before the whole text is done.
 """
 
 from __future__ import annotations
@@ -53,9 +55,22 @@ class Encoder(Protocol):
         """``text`` as the pre-tokenizer cuts it, before any merge."""
         ...
 
+    def head(self, text: str, characters: int) -> Tokenized | None:
+        """The tokens of a head of ``text`` at least ``characters`` long, which are exactly the
+        first tokens of the whole text; None when this encoder cannot cut the text so."""
+        ...
+
 
 def _tokenized(name: str, text: str, tokens: Sequence[Token]) -> Tokenized:
     return Tokenized(name, tuple(tokens), len(text), len(text.encode("utf-8", "surrogatepass")))
+
+
+# A line break before a letter or digit. Both tables' pre-tokenizer patterns end a piece after
+# such a line break (no pattern takes a line break and then a letter or digit), and cut the text
+# before it into the same pieces whether or not the text goes on; byte-pair merges never cross a
+# piece. So the tokens of the text up to there are the whole text's first tokens (the tests check
+# this on fuzzed text).
+EXACT_CUT = re.compile(r"\n(?=[^\W_])")
 
 
 class TiktokenEncoding:
@@ -77,6 +92,11 @@ class TiktokenEncoding:
             if specials
             else None
         )
+        self._cuttable = not any("\n" in s for s in specials)  # no special token spans a cut
+
+    def head(self, text: str, characters: int) -> Tokenized | None:
+        found = EXACT_CUT.search(text, max(0, characters - 1)) if self._cuttable else None
+        return self.tokenize(text[: found.end()]) if found else None
 
     def tokenize(self, text: str) -> Tokenized:
         ids = self._encoding.encode(text, allowed_special="all")
@@ -146,6 +166,9 @@ class TokenizerJson:
             tokens.append(Token(token_id, shown, token_id in self._specials))
         return _tokenized(self.name, text, tokens)
 
+    def head(self, text: str, characters: int) -> Tokenized | None:
+        return None  # a normalizer or pre-tokenizer of any kind: no cut is known to be exact
+
     def pieces(self, text: str) -> list[str]:
         normalizer = self._tokenizer.normalizer
         normalized = normalizer.normalize_str(text) if normalizer is not None else text
@@ -181,6 +204,9 @@ class TrainedBPE:
         return _tokenized(
             self.name, text, [Token(i, visible_bytes(bytes(decoder[ch] for ch in symbols[i]))) for i in ids]
         )
+
+    def head(self, text: str, characters: int) -> Tokenized | None:
+        return None  # no cut is checked exact for the trainer's pre-tokenizer
 
     def pieces(self, text: str) -> list[str]:
         from reference_impl.byte_level import PRETOKENIZE
