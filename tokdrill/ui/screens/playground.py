@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -107,10 +108,29 @@ def panel_for(
     return Panel(encoder.name, tuple(runs), numbers, layout=lay_out(runs, width, lines) if width else None)
 
 
+def head_panel(encoder: Encoder, text: str, view: View, width: int, lines: int) -> Panel | None:
+    """The first ``lines`` lines of ``text``'s panel in the tokens or ids view, laid out for
+    ``width`` cells from the tokens of a head of the text alone (exactly the whole text's first
+    tokens), without counts; None for a text too short to need it, a view that needs the whole
+    text, or an encoder that cannot cut the text exactly."""
+    wanted = 2 * width * lines  # characters: a token takes at least a cell per character
+    if view not in ("tokens", "ids") or not width or len(text) < 4 * wanted:
+        return None
+    head = encoder.head(text, wanted)
+    if head is None:
+        return None
+    runs = printable_runs(id_runs(head.tokens) if view == "ids" else token_runs(head.tokens))
+    first = lay_out(runs, width, lines + 1)  # the line after them too, so the last one is whole
+    if len(first.lines) <= lines:
+        return None
+    return Panel(encoder.name, tuple(runs), None, layout=Layout(width, first.lines[:lines], complete=False))
+
+
 def header_text(panel: Panel, view: View) -> Text:
     """The panel's heading: encoding and counts; bytes per token and cost on the next lines."""
     if panel.figures is None:
-        return Text.assemble((printable(panel.name), "bold"), "\n", (printable(panel.problem), "red"))
+        said = (printable(panel.problem), "red") if panel.problem else ("counting the tokens…", "dim")
+        return Text.assemble((printable(panel.name), "bold"), "\n", said)
     n = panel.figures
     per = "-" if n.bytes_per_token is None else f"{n.bytes_per_token:.2f}"
     lines = Text.assemble(
@@ -123,6 +143,16 @@ def header_text(panel: Panel, view: View) -> Text:
     if n.cost is not None:
         lines.append(f"\ncost {n.cost:.6f}")
     return lines
+
+
+def set_header(header: Static, text: Text) -> None:
+    """Show ``text`` in ``header``, laying the screen out again only when its height may change
+    (a frame without a layout pass is drawn sooner)."""
+    width = header.content_region.width
+    old = str(header.render()).split("\n") if header.is_mounted else []
+    new = text.plain.split("\n")
+    same = len(old) == len(new) and all(0 < cell_len(line) <= width for line in old + new)
+    header.update(text, layout=not same)
 
 
 class PlaygroundScreen(Screen[None]):
@@ -142,9 +172,10 @@ class PlaygroundScreen(Screen[None]):
         stored = backend.setting(ENCODINGS_SETTING)
         specs = [s for s in stored if isinstance(s, str)] if isinstance(stored, list) else []
         self.specs: list[str] = list(encodings)[:MAX_PANELS] or specs[:MAX_PANELS] or list(DEFAULT_ENCODINGS)
-        self._busy = False  # a tokenizing worker is running
+        self._busy: tuple[object, ...] | None = None  # what the tokenizing under way was given
         self._again = False  # the text or view changed while it ran
-        self.shown = 0  # how many tokenizations have been drawn (the benchmark waits on it)
+        self.shown = 0  # how many times tokens have been drawn (the benchmark waits on it)
+        self.counted = 0  # how many times every panel's counts have been drawn
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -153,7 +184,9 @@ class PlaygroundScreen(Screen[None]):
             else "Playground: type or paste text; Tab moves to the tokens",
             id="playground-title",
         )
-        yield PasteArea(self._initial_text, id="playground-text", soft_wrap=True, tab_behavior="focus")
+        area = PasteArea(self._initial_text, id="playground-text", soft_wrap=True, tab_behavior="focus")
+        area.pasted = self.refresh_tokens  # a paste's first tokens are drawn with the pasted text
+        yield area
         yield Horizontal(id="playground-panels")
         yield FittingFooter()
 
@@ -188,37 +221,65 @@ class PlaygroundScreen(Screen[None]):
     def refresh_tokens(self) -> None:
         """Tokenize the text in every encoding, off the UI thread: at once when no tokenizing is
         under way, else once more as soon as the current one is drawn (keys typed meanwhile
-        are coalesced into that one run)."""
-        if self._busy:
-            self._again = True
-            return
-        self._busy, self._again = True, False
+        are coalesced into that one run). A long text's first screenful is drawn first, here,
+        from the head of the text (see :func:`head_panel`); the whole text is tokenized once
+        that frame is drawn."""
         text = self.query_one("#playground-text", TextArea).text
         price = self.backend.setting(keys.TOKEN_PRICE)
         sizes = [(view.wrap_width, view.scrollable_content_region.height) for view in self.query(TokenView)]
-        self._tokenize(
-            text, self.view, float(price) if isinstance(price, (int, float)) else None, list(self.specs), sizes
+        sizes += [(0, 0)] * (len(self.specs) - len(sizes))
+        arguments = (
+            text,
+            self.view,
+            float(price) if isinstance(price, (int, float)) else None,
+            list(self.specs),
+            sizes,
         )
+        if self._busy is not None:
+            self._again = self._again or arguments != self._busy
+            return
+        self._busy, self._again = arguments, False
+        heads = self._heads(text, sizes)
+        if any(heads):
+            self._show_panels(heads, self.view, whole=False)
+            self.call_after_refresh(self._tokenize, *arguments)
+        else:
+            self._tokenize(*arguments)
+
+    def _heads(self, text: str, sizes: list[tuple[int, int]]) -> list[Panel | None]:
+        """Each panel's first screenful from the head of a long ``text``, for the encoders already
+        open (a head is a few thousand characters: quick enough for the UI thread)."""
+        try:
+            check_text(text, "the text")
+        except TextRefused:
+            return []
+        heads: list[Panel | None] = []
+        for spec, (width, height) in zip(self.specs, sizes):
+            encoder = self._encoders.get(spec)  # None until opened, a message when it cannot be
+            if encoder is None or isinstance(encoder, str):
+                heads.append(None)
+            else:
+                heads.append(head_panel(encoder, text, self.view, width, max(1, height)))
+        return heads
 
     @work(thread=True, exclusive=True, group="playground")
     def _tokenize(
         self, text: str, view: View, price: float | None, specs: list[str], sizes: list[tuple[int, int]]
     ) -> None:
-        """Every panel with the lines on screen laid out, drawn; then the rest of each layout."""
+        """Every panel with its counts and the lines on screen, drawn; then the rest of each layout."""
         try:
             text = check_text(text, "the text")
         except TextRefused as exc:
             panels = [Panel(spec, (), None, str(exc)) for spec in specs]
         else:
             panels = []
-            for index, spec in enumerate(specs):
+            for spec, (width, height) in zip(specs, sizes):
                 encoder = self._encoder(spec)
                 if isinstance(encoder, str):
                     panels.append(Panel(spec, (), None, encoder))
                 else:
-                    width, height = sizes[index] if index < len(sizes) else (0, 0)
                     panels.append(panel_for(encoder, text, view, price, width, max(1, height)))
-        self.app.call_from_thread(self._show_panels, panels, view)
+        self.app.call_from_thread(self._show_panels, panels, view, whole=True)
         layouts = [
             lay_out(panel.runs, panel.layout.width) if panel.layout and not panel.layout.complete else None
             for panel in panels
@@ -236,22 +297,24 @@ class PlaygroundScreen(Screen[None]):
             self._encoders[spec] = found
         return found
 
-    def _show_panels(self, panels: list[Panel], view: View) -> None:
+    def _show_panels(self, panels: Sequence[Panel | None], view: View, whole: bool) -> None:
+        """Show each panel given (``whole``: of the whole text, with its counts)."""
         for index, panel in enumerate(panels):
             headers = self.query(f"#header-{index}")
             views = self.query(f"#tokens-{index}")
-            if not headers or not views:
+            if panel is None or not headers or not views:
                 continue
-            headers.first(Static).update(header_text(panel, view))
+            set_header(headers.first(Static), header_text(panel, view))
             views.first(TokenView).show(panel.runs, panel.layout)
         self.shown += 1
+        self.counted += whole
 
     def _complete_panels(self, panels: list[Panel], layouts: list[Layout | None]) -> None:
         for index, (panel, layout) in enumerate(zip(panels, layouts)):
             views = self.query(f"#tokens-{index}")
             if layout is not None and views:
                 views.first(TokenView).complete(panel.runs, layout)
-        self._busy = False
+        self._busy = None
         if self._again:
             self.refresh_tokens()
 

@@ -1,4 +1,5 @@
-"""A text box that takes a large paste at once: soft wrap is off before the text goes in.
+"""A text box that takes a large paste at once: soft wrap is off before the text goes in, and its
+owner can draw what follows from the paste in the same frame as the pasted text.
 
 Textual's TextArea wraps every line of an edit to its width as the edit is made, and again when
 its scroll bar appears or wrapping is switched off; for 100 KB of pasted text that is three
@@ -8,6 +9,8 @@ ordinary edit: it is one step of the undo history, and undoing it is safe (see :
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual import events
 from textual.widgets import TextArea
@@ -23,19 +26,31 @@ def wraps(lines: int, characters: int) -> bool:
 
 
 class PasteArea(TextArea):
-    """Textual's TextArea that wraps only texts small enough to wrap on every key."""
+    """Textual's TextArea that wraps only texts small enough to wrap on every key, and calls
+    :attr:`pasted` (when set) as soon as a paste is in, before the box reports the change."""
+
+    pasted: Callable[[], None] | None = None
 
     def fit_wrap(self) -> None:
         """Wrap the text when it is small enough, else show it unwrapped."""
         self.soft_wrap = wraps(self.document.line_count, len(self.text))
 
     def on_paste(self, event: events.Paste) -> None:
-        """Switch wrapping off for a paste that makes the text too large to wrap; TextArea's own
-        handler, which Textual calls after this one (a subclass's handler runs first), inserts it."""
+        """Put the pasted text in place of the selection, as TextArea's own handler does (which
+        this one replaces), then call ``pasted``: whatever it draws is in the frame that first
+        shows the pasted text, as the change is reported after this handler."""
+        if self.read_only:
+            return
+        event.prevent_default()
         if self.soft_wrap and not wraps(
             self.document.line_count + event.text.count("\n"), len(self.text) + len(event.text)
         ):
             self.soft_wrap = False
+        result = self.replace(event.text, *self.selection, maintain_selection_offset=False)
+        self.move_cursor(result.end_location)
+        self.focus()
+        if self.pasted is not None:
+            self.pasted()
 
     def undo(self) -> None:
         """Undo the last batch of edits (a paste is one). The cursor goes to the start first:

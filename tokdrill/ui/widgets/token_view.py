@@ -15,8 +15,9 @@ from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -119,6 +120,7 @@ class TokenView(ScrollView, can_focus=True):
         self._runs: Sequence[Run] = ()
         self._lines: list[list[Run]] = []
         self._wrapped_at = -1
+        self._styles: tuple[Style, list[Style]] | None = None  # the base style and each shade's
 
     @property
     def wrap_width(self) -> int:
@@ -169,13 +171,19 @@ class TokenView(ScrollView, can_focus=True):
         self._rewrap()
         self.refresh()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._styles = None  # looked up once for all the lines drawn now (focus or theme may change them)
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         self._rewrap()
         width = self.scrollable_content_region.width
         index = round(self.scroll_y) + y
-        base = self.rich_style
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (base, [base + self.get_component_rich_style(shade) for shade in SHADES])
+        base, styles = self._styles
         if index >= len(self._lines):
             return Strip.blank(width, base)
-        styles = [base + self.get_component_rich_style(shade) for shade in SHADES]
         segments = [Segment(text, styles[shade]) for text, shade in self._lines[index]]
         return Strip(segments).crop_extend(0, width, base)
