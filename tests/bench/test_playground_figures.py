@@ -24,8 +24,9 @@ def test_each_round_pastes_the_text_into_the_box(tmp_path: Path, monkeypatch: py
         on_paste(area, event)
 
     monkeypatch.setattr(PasteArea, "on_paste", spy)
-    paste, encode, steps = asyncio.run(playground._measure(2))
+    paste, counts, encode, steps = asyncio.run(playground._measure(2))
     text = playground._pasted_text()
-    assert pasted == [len(text), len(text) - 1, len(text)]  # the warm-up round and two timed
-    assert len(paste) == len(encode) == 2
-    assert all(seconds > 0 for seconds in paste + encode + steps)
+    assert pasted == [len(text), len(text) - 1] * 2 + [len(text)]  # the warm-up round and four timed
+    assert len(paste) == len(counts) == 2
+    assert len(encode) == 4
+    assert all(seconds > 0 for seconds in paste + counts + encode + steps)
