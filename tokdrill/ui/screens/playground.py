@@ -8,7 +8,8 @@ typed while it runs are taken together in the next run. Every text here is drawn
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -39,6 +40,7 @@ from tokdrill.ui.widgets.token_view import LABEL, Layout, Run, TokenView, lay_ou
 View = Literal["tokens", "ids", "pieces", "boundary"]
 ENCODINGS_SETTING = "ui.playground_encodings"
 MAX_PANELS = 4
+FRAME_WAIT_SECONDS = 0.25  # the most the rest of a layout waits for the frame before it
 SAMPLE = "Tokenizers split text like this: naïve café, 12345 digits, <|endoftext|> and   spaces. http:"
 
 
@@ -279,7 +281,11 @@ class PlaygroundScreen(Screen[None]):
                     panels.append(Panel(spec, (), None, encoder))
                 else:
                     panels.append(panel_for(encoder, text, view, price, width, max(1, height)))
-        self.app.call_from_thread(self._show_panels, panels, view, whole=True)
+        rest = [panel for panel in panels if panel.layout and not panel.layout.complete]
+        painted = threading.Event()
+        self.app.call_from_thread(self._show_panels, panels, view, True, painted.set if rest else None)
+        if rest:  # laying out the rest holds the GIL: the frame with the counts is drawn first
+            painted.wait(FRAME_WAIT_SECONDS)
         layouts = [
             lay_out(panel.runs, panel.layout.width) if panel.layout and not panel.layout.complete else None
             for panel in panels
@@ -297,8 +303,11 @@ class PlaygroundScreen(Screen[None]):
             self._encoders[spec] = found
         return found
 
-    def _show_panels(self, panels: Sequence[Panel | None], view: View, whole: bool) -> None:
-        """Show each panel given (``whole``: of the whole text, with its counts)."""
+    def _show_panels(
+        self, panels: Sequence[Panel | None], view: View, whole: bool, painted: Callable[[], object] | None = None
+    ) -> None:
+        """Show each panel given (``whole``: of the whole text, with its counts); call ``painted``
+        once the frame that shows them is drawn."""
         for index, panel in enumerate(panels):
             headers = self.query(f"#header-{index}")
             views = self.query(f"#tokens-{index}")
@@ -308,6 +317,8 @@ class PlaygroundScreen(Screen[None]):
             views.first(TokenView).show(panel.runs, panel.layout)
         self.shown += 1
         self.counted += whole
+        if painted is not None:
+            self.call_after_refresh(painted)
 
     def _complete_panels(self, panels: list[Panel], layouts: list[Layout | None]) -> None:
         for index, (panel, layout) in enumerate(zip(panels, layouts)):
