@@ -583,7 +583,7 @@ def flow_mock_round(d: Drive) -> None:
 
 def flow_playground(d: Drive) -> None:
     """p on Today: a typed text's tokens in both tables (a newcomer's first key is Esc, then back);
-    ctrl+t ids, ctrl+b the boundary, Tab and PageDown in the tokens; ctrl+n steps through BPE
+    100 KB pasted and undone with ctrl+z; ctrl+t ids, ctrl+b the boundary, Tab and PageDown in the tokens; ctrl+n steps through BPE
     training (→, End, g 3 Enter); Esc back to Today."""
     d.keys("p")
     d.wait_for("Playground", "cl100k_base", "o200k_base")
@@ -598,6 +598,14 @@ def flow_playground(d: Drive) -> None:
     d.tmux("send-keys", "-t", d.session, "-l", "hello world 1234567")
     shown = d.wait_until(lambda s: "hello·world·1234567" in s and "6 tokens" in s, "the typed text's tokens")
     d.shot("playground-tokens", shown)
+    pasted = d.home / "pasted.txt"  # 100 KB pasted as a terminal pastes (bracketed), then undone
+    pasted.write_text(("def count(tokens):\n    return len(tokens)  # naïve café 12345\n" * 1700)[:100_000])
+    d.tmux("load-buffer", "-b", "pasted", str(pasted))
+    d.tmux("paste-buffer", "-p", "-d", "-b", "pasted", "-t", d.session)
+    shown = d.wait_until(lambda s: re.search(r"\d\d,\d{3} tokens", s) is not None, "the pasted text's counts")
+    d.shot("playground-paste", shown)
+    d.keys("C-z")
+    d.wait_until(lambda s: "hello·world·1234567" in s and "6 tokens" in s, "the paste undone")
     d.keys("C-t")
     shown = d.wait_for("15339  1917")  # cl100k's ids of "hello" and " world"
     d.shot("playground-ids", shown)
