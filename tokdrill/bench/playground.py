@@ -2,7 +2,7 @@
 
 Both run the real screens in a headless app on a throwaway data folder. The paste is what a
 terminal sends: a ``Paste`` event posted to the app, which hands it to the focused text box (its
-sample text selected, as after ctrl+a), so the box's own edit, undo history and wrapping are
+sample text selected, as after f7), so the box's own edit, undo history and wrapping are
 timed too. It is timed with :class:`tokdrill.bench.paint.PaintClock` from the paste to the first
 frame that shows the tokens on screen (in every panel) and, in other rounds, to the first frame
 that shows every panel's counts; the baseline is the library's own encode of the same text, timed
