@@ -264,7 +264,7 @@ class PlaygroundScreen(Screen[None]):
                 heads.append(head_panel(encoder, text, self.view, width, max(1, height)))
         return heads
 
-    @work(thread=True, exclusive=True, group="playground")
+    @work(thread=True, group="playground")  # one at a time: see refresh_tokens
     def _tokenize(
         self, text: str, view: View, price: float | None, specs: list[str], sizes: list[tuple[int, int]]
     ) -> None:
