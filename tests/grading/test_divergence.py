@@ -112,6 +112,7 @@ def test_a_byte_table_is_told_its_first_wrong_byte() -> None:
         "byte 0 (0x00): you left it out; the reference maps it to 'Ā'"
     )
     assert divergence.byte_table({**table, 256: "x"}, table) == "you also map 256, which is not a byte value"
+    assert divergence.byte_table({}, table) == "your table is empty; the reference maps all 256 byte values"
 
 
 def test_a_wordpiece_split_is_told_the_piece_that_was_not_the_longest_match() -> None:

@@ -22,6 +22,7 @@ from tokdrill.ui import plotext_internals, textual_internals
 from tokdrill.ui.widgets.code_editor import CodeEditor
 from tokdrill.ui.widgets.in_order import InOrderInput, InOrderTextArea
 from tokdrill.ui.widgets.paste_area import PasteArea
+from tokdrill.ui.widgets.safe_history import SafeHistory
 
 
 def _check_private(owner: type, expected: object, instance: object) -> list[str]:
@@ -53,6 +54,7 @@ def test_every_private_text_area_member_the_editors_override_is_listed() -> None
         (CodeEditor, TextArea, textual_internals.TEXT_AREA_PRIVATE),
         (InOrderTextArea, TextArea, textual_internals.TEXT_AREA_PRIVATE),
         (PasteArea, TextArea, textual_internals.TEXT_AREA_PRIVATE),
+        (SafeHistory, TextArea, textual_internals.TEXT_AREA_PRIVATE),
         (InOrderInput, Input, textual_internals.INPUT_PRIVATE),
     ):
         overridden = {

@@ -96,6 +96,8 @@ def byte_table(got: object, expected: Mapping[int, str]) -> str | None:
     """The first byte value the submission's byte-to-unicode table maps otherwise (or leaves out)."""
     if not isinstance(got, dict):
         return None
+    if not got:
+        return f"your table is empty; the reference maps all {len(expected)} byte values"
     for byte, wanted in sorted(expected.items()):
         if byte not in got:
             return f"byte {byte} (0x{byte:02X}): you left it out; the reference maps it to {wanted!r}"

@@ -32,6 +32,7 @@ from tokdrill.ui.screens.drill import DrillScreen
 from tokdrill.ui.screens.review import RATING_NAMES
 from tokdrill.ui.text import markdown_literal, printable, rich_plain
 from tokdrill.ui.widgets.footer import FittingFooter
+from tokdrill.ui.widgets.safe_history import SafeHistory
 
 INTRO = (
     "**Mock interview** · {minutes} minutes on one clock\n\n"
@@ -136,7 +137,7 @@ class MockScreen(Screen[None]):
             yield Static("", id="mock-clock")
         with VerticalScroll(id="mock-body"):
             yield Markdown("", id="mock-question", open_links=False)
-        yield TextArea("", id="mock-answer", soft_wrap=True, show_line_numbers=False)
+        yield SafeHistory("", id="mock-answer", soft_wrap=True, show_line_numbers=False)
         with VerticalScroll(id="mock-scorecard", classes="hidden"):
             yield Static("", id="scorecard-text")
         yield FittingFooter()

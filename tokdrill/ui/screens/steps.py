@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from tokdrill.playground.steps import ALGORITHMS, Algorithm, StepInputError, Walkthrough
 from tokdrill.ui import keymap
 from tokdrill.ui.widgets.footer import FittingFooter
+from tokdrill.ui.widgets.safe_history import SafeHistory
 from tokdrill.ui.widgets.token_view import LABEL, TITLE, Run, TokenView
 
 PLAIN, SPECIAL = 0, 2  # token-view shades: the even shade is plain here, the special one a warning
@@ -69,7 +70,7 @@ class StepsScreen(Screen[None]):
         with Horizontal(id="steps-top"):
             yield OptionList(*(Option(Text(a.title), id=a.id) for a in ALGORITHMS), id="steps-algorithms")
             with Vertical(id="steps-inputs"):
-                yield TextArea(self._corpus, id="steps-corpus", soft_wrap=True, tab_behavior="focus")
+                yield SafeHistory(self._corpus, id="steps-corpus", soft_wrap=True, tab_behavior="focus")
                 with Horizontal(id="steps-row"):
                     yield Input(self._word, placeholder="word", id="steps-word")
                     yield Input(placeholder="size", id="steps-size", type="integer")

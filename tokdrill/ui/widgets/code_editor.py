@@ -30,10 +30,10 @@ from textual.geometry import Offset, Region, Size, Spacing
 from textual.message import Message
 from textual.reactive import Reactive, reactive
 from textual.strip import Strip
-from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult, Selection
 
 from tokdrill.ui.textual_internals import SyntaxAwareDocument
+from tokdrill.ui.widgets.safe_history import SafeHistory
 from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point, Tree, rows_an_edit_changed
 
 INDENT = "    "
@@ -121,7 +121,7 @@ class LinesByContent(LRUCache[tuple[object, ...], Strip]):
         super().clear()
 
 
-class CodeEditor(TextArea):
+class CodeEditor(SafeHistory):
     """A Python code editor; see the module docstring for what auto-indent does.
 
     ``reference``, when given (retype mode), supplies each new line's indentation.

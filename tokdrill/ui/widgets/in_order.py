@@ -16,9 +16,10 @@ from typing import Protocol, runtime_checkable
 
 from textual import events
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 from tokdrill.ui.textual_internals import key_bindings
+from tokdrill.ui.widgets.safe_history import SafeHistory
 
 
 @runtime_checkable
@@ -52,7 +53,7 @@ class InOrderInput(Input):
             await super()._on_key(event)
 
 
-class InOrderTextArea(TextArea):
+class InOrderTextArea(SafeHistory):
     """Textual's TextArea, its editing keys applied in the order they arrive."""
 
     async def _on_key(self, event: events.Key) -> None:

@@ -5,7 +5,7 @@ Textual's TextArea wraps every line of an edit to its width as the edit is made,
 its scroll bar appears or wrapping is switched off; for 100 KB of pasted text that is three
 passes over every line. This box decides before a paste whether the text it will hold is small
 enough to wrap (:func:`wraps`), so a large paste is laid out once, unwrapped. A paste is still an
-ordinary edit: it is one step of the undo history, and undoing it is safe (see :meth:`undo`).
+ordinary edit: it is one step of the undo history, and undoing it is safe (:mod:`.safe_history`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual import events
-from textual.widgets import TextArea
-from textual.widgets.text_area import Selection
+
+from tokdrill.ui.widgets.safe_history import SafeHistory
 
 # A text of at least this many lines or characters is shown unwrapped (each line scrolls sideways).
 WRAP_LINES, WRAP_CHARACTERS = 200, 20_000
@@ -25,7 +25,7 @@ def wraps(lines: int, characters: int) -> bool:
     return lines < WRAP_LINES and characters < WRAP_CHARACTERS
 
 
-class PasteArea(TextArea):
+class PasteArea(SafeHistory):
     """Textual's TextArea that wraps only texts small enough to wrap on every key, and calls
     :attr:`pasted` (when set) as soon as a paste is in, before the box reports the change."""
 
@@ -51,11 +51,3 @@ class PasteArea(TextArea):
         self.focus()
         if self.pasted is not None:
             self.pasted()
-
-    def undo(self) -> None:
-        """Undo the last batch of edits (a paste is one). The cursor goes to the start first:
-        Textual puts the selection back only after the text is restored, and in between looks
-        for the cursor on its line, which undoing a long paste removes (it raises there)."""
-        if self.history.undo_stack:
-            self.selection = Selection.cursor((0, 0))
-        super().undo()
