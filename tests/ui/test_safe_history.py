@@ -72,9 +72,10 @@ async def test_redoing_a_deletion_of_every_line_leaves_the_box_empty(editor: typ
 
 def test_every_text_box_of_the_app_has_the_safe_history() -> None:
     """A plain TextArea made anywhere in the app would bring the crash back."""
-    made = []
-    for path in Path(tokdrill.ui.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "TextArea":
-                made.append(f"{path.name}:{node.lineno}")
+    made = [
+        f"{path.name}:{node.lineno}"
+        for path in Path(tokdrill.ui.__file__).parent.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "TextArea"
+    ]
     assert not made, f"plain TextArea made at {made}: use SafeHistory or a subclass"
