@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
@@ -18,7 +18,6 @@ from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
 from tokdrill.backend import Backend
@@ -27,6 +26,7 @@ from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.ui import heap, keymap
 from tokdrill.ui.heap import HeapSettler
+from tokdrill.ui.key_routing import RoutesKeys
 from tokdrill.ui.messages import (
     ContentChanged,
     GradeFailed,
@@ -38,12 +38,19 @@ from tokdrill.ui.messages import (
     StoreStatusChanged,
 )
 from tokdrill.ui.text import markup, printable, web_link
-from tokdrill.ui.widgets.in_order import RoutesKeys
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
 
     from tokdrill.ui.screens.drill import DrillScreen
+
+
+@runtime_checkable
+class BlinkingCursor(Protocol):
+    """A widget with a text cursor that blinks: Textual's Input and TextArea (matched by this
+    attribute, so the text area's module is not imported before a screen uses it)."""
+
+    cursor_blink: bool
 
 
 def content_commands() -> type[Provider]:
@@ -135,7 +142,7 @@ class TokdrillApp(App[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Text cursors follow the app's ``cursor_blink`` choice."""
-        if not self.cursor_blink and isinstance(event.widget, (TextArea, Input)):
+        if not self.cursor_blink and isinstance(event.widget, BlinkingCursor):
             event.widget.cursor_blink = False
 
     @work(thread=True, exclusive=True, group="content")
