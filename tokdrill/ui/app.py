@@ -75,13 +75,22 @@ class TokdrillApp(App[None]):
     BINDINGS = keymap.APP
     COMMANDS = App.COMMANDS | {content_commands}
 
-    def __init__(self, backend: Backend, *, cursor_blink: bool = True, start_action: str | None = None) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        cursor_blink: bool = True,
+        start_action: str | None = None,
+        collection_paused: bool = False,
+    ) -> None:
+        """``collection_paused``: the launch switched automatic garbage collection off
+        (:func:`tokdrill.ui.heap.pause_collection`); it goes back on at the first frame."""
         super().__init__()
         self.backend = backend
         self.start_action = start_action
         self.cursor_blink = cursor_blink
         self.final_store_status: StoreStatus | None = None
-        self.heap = HeapSettler()
+        self.heap = HeapSettler(launching=collection_paused)
         self._settle_timer: Timer | None = None
 
     def get_default_screen(self) -> Screen[None]:
@@ -100,7 +109,9 @@ class TokdrillApp(App[None]):
         self.set_interval(CONTENT_CHECK_SECONDS, self.look_for_content)
         if self.start_action is not None:  # `tokdrill mock` opens on the mock round
             self.call_later(self.run_action, self.start_action)
-        # collect and freeze the heap once each screen has settled (see tokdrill.ui.heap)
+        # garbage collection, paused by the launch, resumes with the first frame (see tokdrill.ui.heap)
+        self.call_after_refresh(self.heap.launched)
+        # collect and freeze the heap once each screen has settled
         self.screen_change_signal.subscribe(self, self._screen_changed)
         self._screen_changed(self.screen)
 
