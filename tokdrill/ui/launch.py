@@ -35,7 +35,10 @@ def launch_app(args: argparse.Namespace, start: str | None = None) -> int:
     from tokdrill.ui.text import printable
 
     app = build_app(args, start)
-    app.run()
+    try:
+        app.run()
+    finally:
+        app.heap.release()  # collection is back on even if the app ended before its first frame
     status = app.final_store_status
     if status is not None and status.pending:
         print(f"tokdrill: {printable(status.message)}", file=sys.stderr)
