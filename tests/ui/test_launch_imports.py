@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 # What Today never uses: the grader and its verdicts, Anki, the charts and their plotting library
-# and series, mock rounds, the own-editor rules (and hashlib), the other subcommands, Markdown,
-# syntax highlighting and the text area, YAML (the content comes from its cache), the reference
-# code, the drill screen, and the Playground with its tokenizers. Each is imported the first time
-# a screen or a command needs it.
+# and series, mock rounds, the own-editor rules (and hashlib), the salvage of a damaged database,
+# the other subcommands, Markdown, syntax highlighting and the text area, YAML (the content comes
+# from its cache), the reference code, the drill screen, and the Playground with its tokenizers.
+# Each is imported the first time a screen or a command needs it.
 NOT_AT_LAUNCH = (
     "tokdrill.grading.api",
     "tokdrill.grading.sandbox",
@@ -21,6 +21,7 @@ NOT_AT_LAUNCH = (
     "tokdrill.practice.mock",
     "tokdrill.practice.own_editor",
     "tokdrill.content.keypoints",
+    "tokdrill.progress.salvage",
     "tokdrill.cli.stats_cmd",
     "tokdrill.cli.check_cmd",
     "tokdrill.cli.bench_cmd",
