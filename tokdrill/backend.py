@@ -24,12 +24,9 @@ from typing import TYPE_CHECKING, Literal
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
 from tokdrill.content.model import Card, Drill, Library, introduction_order
-from tokdrill.grading.verdict import Verdict
 from tokdrill.practice.due import DueCounts, due_counts
 from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.practice.mistakes import Mistake
-from tokdrill.practice.mock import MockPlan
-from tokdrill.practice.series import ChartSeries
 from tokdrill.practice.service import TYPING_HISTORY, Practice, Recorded, TypingPoint, TypingRecord
 from tokdrill.practice.stats import ACTIVITY_DAYS, Stats
 from tokdrill.progress import settings as setting_keys
@@ -46,8 +43,11 @@ from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.scheduling.catalog import Catalog
 from tokdrill.scheduling.planner import DueItem, Planner
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the grader, mock rounds and charts load when first used, not for Today
+    from tokdrill.grading.verdict import Verdict
     from tokdrill.grading.warm import WarmGrader
+    from tokdrill.practice.mock import MockPlan
+    from tokdrill.practice.series import ChartSeries
 
 
 @dataclass(frozen=True)

@@ -160,3 +160,20 @@ async def test_a_verdict_counts_as_activity_though_settling_never_saw_the_gradin
         assert await wait_for(lambda: screen.last_verdict is not None and not screen.grading)
         # the verdict just drawn: its message reaches the app after the screen has handled it
         assert await wait_for(lambda: app.heap.wait_before_settling() > 0)
+
+
+def test_a_launch_that_paused_collection_resumes_it_at_the_first_frame_or_when_it_ends() -> None:
+    assert gc.isenabled()
+    try:
+        settler = HeapSettler(launching=heap.pause_collection())
+        assert not gc.isenabled()
+        settler.launched()  # the first frame
+        assert gc.isenabled() and settler.frozen and settler.stale and gc.get_freeze_count() > 0
+        assert settler.settle() and not settler.stale  # the first settle collects what the launch left
+        settler.release()
+        ended_early = HeapSettler(launching=heap.pause_collection())
+        ended_early.release()  # the app ended before its first frame
+        assert gc.isenabled() and not ended_early.launching
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -8,12 +8,28 @@ import subprocess
 import sys
 from pathlib import Path
 
-# What Today never uses: the grader, Anki, the charts and their plotting library, Markdown,
-# syntax highlighting, YAML (the content comes from its cache), the reference code, the drill
-# screen, and the Playground with its tokenizers. Each is imported the first time a screen or a command needs it.
+# What Today never uses: the grader and its verdicts, Anki, the charts and their plotting library
+# and series, mock rounds, the own-editor rules (and hashlib), the salvage of a damaged database,
+# the other subcommands, Markdown, syntax highlighting and the text area, YAML (the content comes
+# from its cache), the reference code, the drill screen, and the Playground with its tokenizers.
+# Each is imported the first time a screen or a command needs it.
 NOT_AT_LAUNCH = (
     "tokdrill.grading.api",
     "tokdrill.grading.sandbox",
+    "tokdrill.grading.verdict",
+    "tokdrill.practice.series",
+    "tokdrill.practice.mock",
+    "tokdrill.practice.own_editor",
+    "tokdrill.content.keypoints",
+    "tokdrill.progress.salvage",
+    "tokdrill.cli.stats_cmd",
+    "tokdrill.cli.check_cmd",
+    "tokdrill.cli.bench_cmd",
+    "tokdrill.ui.widgets.in_order",
+    "textual.widgets._text_area",
+    "textual.document",
+    "tree_sitter",
+    "hashlib",
     "tokdrill.anki",
     "tokdrill.content.reference",
     "tokdrill.ui.screens.drill",
@@ -38,20 +54,23 @@ NOT_AT_LAUNCH = (
 )
 
 LAUNCH = """
-import json, sys
+import gc, json, sys
 from tokdrill.cli import build_parser
 from tokdrill.ui.launch import build_app
 
-app = build_app(build_parser().parse_args([]))
+app = build_app(build_parser([]).parse_args([]))  # as `tokdrill` with no arguments
 seen = []
+collecting = {"built": gc.isenabled()}
 
 def first_frame():
     seen.extend(sys.modules)
+    collecting["first_frame"] = gc.isenabled()
+    collecting["frozen"] = gc.get_freeze_count()
     app.exit()
 
 app.call_later(lambda: app.call_after_refresh(first_frame))
 app.run(headless=True, size=(80, 24))
-print(json.dumps({"first_frame": seen, "after_quit": list(sys.modules)}))
+print(json.dumps({"first_frame": seen, "after_quit": list(sys.modules), "collecting": collecting}))
 """
 
 
@@ -60,7 +79,7 @@ import asyncio, json, sys
 from tokdrill.cli import build_parser
 from tokdrill.ui.launch import build_app
 
-app = build_app(build_parser().parse_args([]))
+app = build_app(build_parser([]).parse_args([]))
 
 async def run():
     async with app.run_test(size=(120, 40)) as pilot:
@@ -106,3 +125,20 @@ def test_the_first_screen_is_shown_without_the_modules_it_does_not_use(tmp_path:
     early = sorted(m for m in NOT_AT_LAUNCH if m in loaded or any(n.startswith(m + ".") for n in loaded))
     assert early == [], f"imported before the first frame: {early}"
     assert "tokdrill.ui.screens.drill" not in report["after_quit"]  # quitting from Today loads no drill screen
+
+
+def test_garbage_collection_waits_for_the_first_frame(tmp_path: Path) -> None:
+    """No collection walks the modules and content the launch is still loading; at the first
+    frame that heap is frozen (later passes skip it) and collection is back on."""
+    done = subprocess.run(
+        [sys.executable, "-c", LAUNCH],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "TOKDRILL_HOME": str(tmp_path), "HOME": str(tmp_path)},
+        timeout=120,
+        check=True,
+    )
+    collecting = json.loads(done.stdout.strip().splitlines()[-1])["collecting"]
+    assert collecting["built"] is False, "collection ran while the app was being built"
+    assert collecting["first_frame"] is True, "collection is still off once Today is shown"
+    assert collecting["frozen"] > 10_000, collecting  # the launch's objects, frozen at the first frame

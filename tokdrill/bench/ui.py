@@ -194,7 +194,7 @@ def _tokdrill_app() -> Any:
     from tokdrill.cli import build_parser
     from tokdrill.ui.launch import build_app
 
-    args = build_parser().parse_args([])  # the same path `tokdrill` takes, minus the terminal
+    args = build_parser([]).parse_args([])  # the path `tokdrill` with no arguments takes, minus the terminal
     return build_app(args)
 
 

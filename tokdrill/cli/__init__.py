@@ -13,9 +13,12 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO, cast
 
 from tokdrill import __version__
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing for `tokdrill --help`
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 # subcommand name -> (module under tokdrill.cli, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -89,8 +92,9 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The argument parser. With ``argv``, only the subcommand it names gets its arguments
-    (the others are listed by name and help); without, every subcommand is complete."""
+    """The argument parser. With ``argv``, only the subcommand it names gets its arguments,
+    the common ones included (the others, which that command line cannot reach, are listed by
+    name and help); without, every subcommand is complete."""
     wanted = None if argv is None else _named_subcommand(argv)
     parser = argparse.ArgumentParser(
         prog="tokdrill",
@@ -101,9 +105,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     add_common_arguments(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        add_common_arguments(p, suppress_defaults=True)
-        if argv is None or name == wanted:
+        complete = argv is None or name == wanted
+        p = sub.add_parser(name, help=help_text, description=help_text, add_help=complete)
+        if complete:
+            add_common_arguments(p, suppress_defaults=True)
             module = importlib.import_module(f"tokdrill.cli.{module_name}")
             module.add_arguments(p)
             p.set_defaults(_run=module.run)
@@ -157,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tokdrill.ui.launch import launch_app
 
             return launch_app(args)
-        sys.stderr = cast(TextIO, Messages(terminal))
+        sys.stderr = Messages(terminal)
         return int(run(args))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

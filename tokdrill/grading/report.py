@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from tokdrill.grading.verdict import Verdict
+if TYPE_CHECKING:  # printable() alone is used where no verdict is (the app's launch, every command)
+    from tokdrill.grading.verdict import Verdict
 
 Style = Literal["plain", "pass", "fail", "warn", "dim", "heading"]
 MESSAGE_LIMIT = 2000  # characters of one test's failure text

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from tokdrill.clock import Clock
 from tokdrill.practice import recording
@@ -30,10 +30,12 @@ from tokdrill.progress import settings as keys
 from tokdrill.progress.document import DraftRecord, StartRecord, validated
 from tokdrill.progress.errors import StoreError
 from tokdrill.progress.records import Attempt, ConceptResult, Draft, MockRound, Mode, Review, Start, from_iso, to_iso
-from tokdrill.progress.salvage import Salvage, repair, salvage
 from tokdrill.progress.store import Store
 from tokdrill.progress.write_queue import Job, StoreStatus, WriteQueue, read_journals
 from tokdrill.scheduling.planner import AttemptPreview, Planner
+
+if TYPE_CHECKING:  # salvage and repair load only for a damaged database
+    from tokdrill.progress.salvage import Salvage
 
 READ_BUSY_TIMEOUT = 1.0
 """Seconds a read waits for another process's lock (reads rarely wait at all in WAL mode)."""
@@ -94,6 +96,8 @@ class ProgressKeeper:
             if exc.problem in ("damaged", "foreign"):
                 damaged = held = exc
                 if exc.problem == "damaged":
+                    from tokdrill.progress.salvage import salvage
+
                     salvaged = salvage(path, clock)
                     reader = salvaged.store
                     problems.append(
@@ -201,6 +205,8 @@ class ProgressKeeper:
             self._local.reader = None
 
     def _switch_to_salvage(self, exc: StoreError) -> None:
+        from tokdrill.progress.salvage import salvage
+
         self.damaged = exc
         self._queue.hold(exc)
         found = salvage(self.path, self.clock)
@@ -363,6 +369,8 @@ class ProgressKeeper:
         write the pending changes to it. Returns a sentence for the user."""
         if self.damaged is None:
             return "The progress database is not damaged; nothing to repair."
+        from tokdrill.progress.salvage import repair
+
         found = repair(self.path, self.clock, self._salvaged)
         reader = Store.open(self.path, clock=self.clock, busy_timeout=READ_BUSY_TIMEOUT)
         self._retired.append(self._reader)

@@ -23,18 +23,14 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tokdrill.clock import Clock
 from tokdrill.content.model import Drill, Library
-from tokdrill.grading.verdict import Verdict
-from tokdrill.practice import own_editor
 from tokdrill.practice.blame import blamed_concepts, concept_results
 from tokdrill.practice.due import due_queue
 from tokdrill.practice.keeper import ProgressKeeper
 from tokdrill.practice.mistakes import Mistake, mistakes
-from tokdrill.practice.mock import DrillHistory, MockPlan, plan_round
-from tokdrill.practice.own_editor import CheckKind
-from tokdrill.practice.series import ChartSeries, chart_choices, chart_series
 from tokdrill.practice.stats import ACTIVITY_DAYS, Stats, compute_stats, daily_activity
 from tokdrill.progress.records import Attempt, Draft, Mode, Origin, Start, TestOutcome
 from tokdrill.progress.write_queue import StoreStatus
@@ -42,6 +38,12 @@ from tokdrill.scheduling.catalog import Catalog, catalog_from_library
 from tokdrill.scheduling.planner import AttemptPreview, DueQueue, Planner
 from tokdrill.scheduling.ratings import drill_rating
 from tokdrill.scheduling.readiness import Readiness
+
+if TYPE_CHECKING:  # imported where used: Today, the app's first screen, needs none of them
+    from tokdrill.grading.verdict import Verdict
+    from tokdrill.practice.mock import DrillHistory, MockPlan
+    from tokdrill.practice.own_editor import CheckKind
+    from tokdrill.practice.series import ChartSeries
 
 
 @dataclass(frozen=True)
@@ -186,10 +188,14 @@ class Practice:
     def charts(self, drill_id: str | None = None, deck_id: str | None = None) -> ChartSeries:
         """The series of the Stats charts (``tokdrill stats --plot`` draws the same); the drill
         and deck default to the ones practised last."""
+        from tokdrill.practice.series import chart_series
+
         return chart_series(self.progress.reader, self.catalog, self.planner(), drill_id, deck_id)
 
     def chart_choices(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The drills and decks the charts step through: those with history, else all."""
+        from tokdrill.practice.series import chart_choices
+
         return chart_choices(self.progress.reader, self.catalog)
 
     def mistakes(self) -> list[Mistake]:
@@ -198,6 +204,8 @@ class Practice:
 
     def plan_mock(self, minutes: int) -> MockPlan | None:
         """The mock round to ask now (:mod:`tokdrill.practice.mock`)."""
+        from tokdrill.practice.mock import plan_round
+
         reader = self.progress.reader
         return plan_round(
             self.due(), self.library, minutes, reader.count("mock_rounds"), self.drill_history(), self.clock.now()
@@ -205,6 +213,8 @@ class Practice:
 
     def drill_history(self) -> dict[str, DrillHistory]:
         """When each drill was last failed (an attempt or a logged submission) and last passed."""
+        from tokdrill.practice.mock import DrillHistory
+
         reader = self.progress.reader
         failed: dict[str, datetime] = {}
         passed: dict[str, datetime] = {}
@@ -219,6 +229,8 @@ class Practice:
     def start(self, drill: Drill, mode: Mode, path: str) -> tuple[Start, Recorded | None]:
         """Start ``drill``'s clock now for the file at ``path``; a start it replaces that was
         checked and never passed is recorded as a failed attempt (returned)."""
+        from tokdrill.practice import own_editor
+
         abandoned = own_editor.abandoned_attempt(self.progress.start(drill.id), drill.target_seconds)
         recorded = None if abandoned is None else self._record(abandoned)
         start = own_editor.new_start(drill.id, mode, path, self.clock.now())
@@ -233,6 +245,8 @@ class Practice:
     def check(self, drill: Drill, verdict: Verdict, source: str, path: str) -> CheckRecord:
         """Record one ``tokdrill check`` (see :mod:`tokdrill.practice.own_editor`); a verdict
         of tokdrill's own failure records nothing, like an unchanged source."""
+        from tokdrill.practice import own_editor
+
         now = self.clock.now()
         tests = tuple(TestOutcome.from_result(t) for t in verdict.tests)
         blamed = blamed_concepts(tests)
@@ -261,9 +275,11 @@ class Practice:
         """Log how a graded submission did on each concept (the mistake log); returns the
         concepts blamed. A grading failure of tokdrill's own, or the same source as the
         previous submission of this drill, is not logged again."""
+        from tokdrill.practice.own_editor import source_hash
+
         if verdict.internal:
             return ()
-        digest = own_editor.source_hash(source)
+        digest = source_hash(source)
         with self._lock:
             if self._graded.get((drill.id, origin)) == digest:
                 return ()
@@ -322,6 +338,8 @@ class Practice:
         origin: Origin = "app",
     ) -> Recorded:
         """Record a session given up: attempted, not passed, and no typing-speed point."""
+        from tokdrill.grading.verdict import Verdict
+
         last = verdict or Verdict(drill.id, False, (), 0.0, problem="given up before a submission")
         given_up = replace(last, passed=False)
         return self.finish(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
@@ -18,7 +18,6 @@ from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
 from tokdrill.backend import Backend
@@ -27,6 +26,7 @@ from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
 from tokdrill.ui import heap, keymap
 from tokdrill.ui.heap import HeapSettler
+from tokdrill.ui.key_routing import RoutesKeys
 from tokdrill.ui.messages import (
     ContentChanged,
     GradeFailed,
@@ -38,12 +38,19 @@ from tokdrill.ui.messages import (
     StoreStatusChanged,
 )
 from tokdrill.ui.text import markup, printable, web_link
-from tokdrill.ui.widgets.in_order import RoutesKeys
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
 
     from tokdrill.ui.screens.drill import DrillScreen
+
+
+@runtime_checkable
+class BlinkingCursor(Protocol):
+    """A widget with a text cursor that blinks: Textual's Input and TextArea (matched by this
+    attribute, so the text area's module is not imported before a screen uses it)."""
+
+    cursor_blink: bool
 
 
 def content_commands() -> type[Provider]:
@@ -68,13 +75,22 @@ class TokdrillApp(App[None]):
     BINDINGS = keymap.APP
     COMMANDS = App.COMMANDS | {content_commands}
 
-    def __init__(self, backend: Backend, *, cursor_blink: bool = True, start_action: str | None = None) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        cursor_blink: bool = True,
+        start_action: str | None = None,
+        collection_paused: bool = False,
+    ) -> None:
+        """``collection_paused``: the launch switched automatic garbage collection off
+        (:func:`tokdrill.ui.heap.pause_collection`); it goes back on at the first frame."""
         super().__init__()
         self.backend = backend
         self.start_action = start_action
         self.cursor_blink = cursor_blink
         self.final_store_status: StoreStatus | None = None
-        self.heap = HeapSettler()
+        self.heap = HeapSettler(launching=collection_paused)
         self._settle_timer: Timer | None = None
 
     def get_default_screen(self) -> Screen[None]:
@@ -93,7 +109,9 @@ class TokdrillApp(App[None]):
         self.set_interval(CONTENT_CHECK_SECONDS, self.look_for_content)
         if self.start_action is not None:  # `tokdrill mock` opens on the mock round
             self.call_later(self.run_action, self.start_action)
-        # collect and freeze the heap once each screen has settled (see tokdrill.ui.heap)
+        # garbage collection, paused by the launch, resumes with the first frame (see tokdrill.ui.heap)
+        self.call_after_refresh(self.heap.launched)
+        # collect and freeze the heap once each screen has settled
         self.screen_change_signal.subscribe(self, self._screen_changed)
         self._screen_changed(self.screen)
 
@@ -135,7 +153,7 @@ class TokdrillApp(App[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Text cursors follow the app's ``cursor_blink`` choice."""
-        if not self.cursor_blink and isinstance(event.widget, (TextArea, Input)):
+        if not self.cursor_blink and isinstance(event.widget, BlinkingCursor):
             event.widget.cursor_blink = False
 
     @work(thread=True, exclusive=True, group="content")

@@ -8,6 +8,11 @@ moment with no key pressed and no grading running, the app collects once and fre
 hold what the closed screen left behind; they stay frozen (an automatic pass meanwhile would walk
 them all, in the middle of the next keys or verdict) until the next settle unfreezes, collects and
 freezes again, so that garbage is freed, not kept.
+
+The launch goes further: automatic collection is off from before the app's imports until its
+first frame is up (:func:`pause_collection`), since each pass would walk the modules and content
+still being loaded, all of which live as long as the app. At the first frame that heap is frozen
+and collection resumes; the first settle frees what garbage the launch left.
 """
 
 from __future__ import annotations
@@ -22,17 +27,42 @@ QUIET_SECONDS = 0.4  # ... and no sooner than this after the last key, click or 
 WORK_POLL_SECONDS = 0.1  # how often to look again while work (grading) runs
 
 
+def pause_collection() -> bool:
+    """Switch automatic collection off for the launch; True if it was on (then
+    :meth:`HeapSettler.launched`, or :func:`resume_collection` if the launch fails, switches it
+    back on)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    return was_on
+
+
+def resume_collection(paused: bool) -> None:
+    """Switch automatic collection back on if :func:`pause_collection` switched it off."""
+    if paused:
+        gc.enable()
+
+
 class HeapSettler:
     """When to collect and freeze the heap, and when to let it go again."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, launching: bool = False) -> None:
         self._clock = clock
         self._last_activity = -math.inf
         self._working = False
+        self.launching = launching  # collection is off until the first frame (pause_collection)
         self.frozen = False
         self.stale = False  # frozen before the last screen change: may hold garbage
         self.settles = 0
         self.releases = 0
+
+    def launched(self) -> None:
+        """The first frame is up: freeze what the launch made and switch collection back on (if
+        the launch switched it off). The launch's garbage stays frozen until the first settle."""
+        if self.launching:
+            self.launching = False
+            gc.freeze()
+            gc.enable()
+            self.frozen = self.stale = True
 
     def activity(self) -> None:
         """A key, a click or finished work: settling waits for a quiet moment after it."""
@@ -55,6 +85,9 @@ class HeapSettler:
 
     def release(self) -> None:
         """Unfreeze everything (before collecting it, or when the app ends)."""
+        if self.launching:  # the app ends before its first frame: collection goes back on
+            self.launching = False
+            gc.enable()
         if self.frozen:
             gc.unfreeze()
             self.frozen = self.stale = False

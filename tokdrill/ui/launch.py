@@ -11,12 +11,20 @@ if TYPE_CHECKING:
 
 def build_app(args: argparse.Namespace, start: str | None = None) -> TokdrillApp:
     """The app for ``--data-dir`` / ``--content``, ready to run (the bench starts it the same way);
-    ``start`` names an app action to run once it is up (``mock``)."""
-    from tokdrill.backend import Backend
-    from tokdrill.ui.app import TokdrillApp
+    ``start`` names an app action to run once it is up (``mock``). Garbage collection stays off
+    from here to the app's first frame (:mod:`tokdrill.ui.heap`)."""
+    from tokdrill.ui.heap import pause_collection, resume_collection
 
-    backend = Backend.open(data_dir=getattr(args, "data_dir", None), content_dirs=getattr(args, "content", None))
-    return TokdrillApp(backend, start_action=start)
+    paused = pause_collection()
+    try:
+        from tokdrill.backend import Backend
+        from tokdrill.ui.app import TokdrillApp
+
+        backend = Backend.open(data_dir=getattr(args, "data_dir", None), content_dirs=getattr(args, "content", None))
+        return TokdrillApp(backend, start_action=start, collection_paused=paused)
+    except BaseException:
+        resume_collection(paused)
+        raise
 
 
 def launch_app(args: argparse.Namespace, start: str | None = None) -> int:
@@ -27,7 +35,10 @@ def launch_app(args: argparse.Namespace, start: str | None = None) -> int:
     from tokdrill.ui.text import printable
 
     app = build_app(args, start)
-    app.run()
+    try:
+        app.run()
+    finally:
+        app.heap.release()  # collection is back on even if the app ended before its first frame
     status = app.final_store_status
     if status is not None and status.pending:
         print(f"tokdrill: {printable(status.message)}", file=sys.stderr)

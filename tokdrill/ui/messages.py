@@ -6,11 +6,15 @@ to :class:`tokdrill.ui.app.TokdrillApp`, the one place that decides what opens w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
-from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Mode
 from tokdrill.progress.write_queue import StoreStatus
+
+if TYPE_CHECKING:
+    from tokdrill.grading.verdict import Verdict
 
 
 class GradeFinished(Message):

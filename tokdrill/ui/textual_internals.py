@@ -14,17 +14,30 @@ covers them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from textual.binding import Binding
-from textual.document._syntax_aware_document import SyntaxAwareDocument
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
+
+if TYPE_CHECKING:
+    from textual.document._syntax_aware_document import SyntaxAwareDocument
+else:
+
+    def __getattr__(name: str) -> Any:
+        """``SyntaxAwareDocument`` is imported when first asked for: it brings in the text area's
+        tree-sitter support, which the first screen does not use."""
+        if name == "SyntaxAwareDocument":
+            from textual.document._syntax_aware_document import SyntaxAwareDocument
+
+            return SyntaxAwareDocument
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "INPUT_PRIVATE",
@@ -103,6 +116,7 @@ def python_highlights(code: str) -> Mapping[str, Sequence[Any]]:
     nodes, whose points are (row, byte column)): the spans the code editor colours. Empty when
     tree-sitter's Python grammar is not installed."""
     from textual._tree_sitter import get_language
+    from textual.document._syntax_aware_document import SyntaxAwareDocument
     from textual.widgets import TextArea
 
     language = get_language("python")

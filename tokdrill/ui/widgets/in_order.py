@@ -3,16 +3,12 @@
 Textual runs a widget's own key bindings (backspace, delete, arrows, home, end, enter in a field)
 only after the key has bubbled up to the app, while typed characters go in at once; under a burst
 of keys (a fast typist, a busy machine) a backspace could then land after the characters typed
-after it, or a character be lost. These fields run their own bound keys as each key arrives.
-
-A screen that sends typed keys to a field other than the focused one (Browse's type to search)
-implements :class:`RoutesKeys`: the app asks it where each key belongs before sending the key on,
-so the keys of a burst cannot overtake one another on different ways to the field.
+after it, or a character be lost. These fields run their own bound keys as each key arrives
+(and :class:`tokdrill.ui.key_routing.RoutesKeys` keeps keys in order when a screen sends them
+to a field that is not focused).
 """
 
 from __future__ import annotations
-
-from typing import Protocol, runtime_checkable
 
 from textual import events
 from textual.widget import Widget
@@ -20,15 +16,6 @@ from textual.widgets import Input
 
 from tokdrill.ui.textual_internals import key_bindings
 from tokdrill.ui.widgets.safe_history import SafeHistory
-
-
-@runtime_checkable
-class RoutesKeys(Protocol):
-    """A screen that may move focus to where a key belongs before the app sends the key on."""
-
-    def route_key(self, event: events.Key) -> bool:
-        """Focus the widget that should receive ``event`` (or leave focus where it is); True
-        when the screen took the key itself and the app should not send it on."""
 
 
 async def run_own_binding(widget: Widget, event: events.Key) -> bool:

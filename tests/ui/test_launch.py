@@ -1,0 +1,44 @@
+"""`tokdrill` with no subcommand: the launch pauses garbage collection until the first frame,
+and collection is on again however the app ends."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+from pathlib import Path
+
+import pytest
+
+from tokdrill.ui.app import TokdrillApp
+from tokdrill.ui.launch import build_app, launch_app
+
+
+def _args(tmp_path: Path) -> argparse.Namespace:
+    return argparse.Namespace(data_dir=str(tmp_path), content=None)
+
+
+def test_the_built_app_resumes_collection_at_its_first_frame(tmp_path: Path) -> None:
+    app = build_app(_args(tmp_path))
+    try:
+        assert not gc.isenabled() and app.heap.launching
+        app.heap.launched()
+        assert gc.isenabled() and app.heap.frozen and app.heap.stale
+    finally:
+        app.heap.release()
+        app.backend.close()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_an_app_that_ends_before_its_first_frame_leaves_collection_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+
+    def run(self: TokdrillApp) -> None:  # ends without ever drawing a frame
+        seen.append(gc.isenabled())
+        self.backend.close()
+
+    monkeypatch.setattr(TokdrillApp, "run", run)
+    assert launch_app(_args(tmp_path)) == 0
+    assert seen == [False]  # the launch had paused collection...
+    assert gc.isenabled()  # ...and it is back on once the app is done
