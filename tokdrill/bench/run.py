@@ -41,15 +41,19 @@ def run_groups(names: Sequence[str], quick: bool, log: TextIO = sys.stderr) -> t
 
 
 def run_growth(quick: bool, log: TextIO = sys.stderr) -> tuple[list[GrowthRow], list[str]]:
-    """The interaction figures at 1x, 10x and 100x of their data; a crash is reported, not fatal."""
-    from tokdrill.bench.interactions import growth
+    """The interaction figures at 1x, 10x and 100x of their data (the app's screens, then the
+    Playground's paste); a part that crashes is reported, not fatal."""
+    from tokdrill.bench import interactions, playground
 
     started = time.perf_counter()
     print("bench: growth ...", file=log, flush=True)
-    try:
-        rows, problems = growth(quick), []
-    except Exception as exc:  # noqa: BLE001 - the figures measured before must still be shown
-        rows, problems = [], [f"growth: {type(exc).__name__}: {exc}"]
+    rows: list[GrowthRow] = []
+    problems: list[str] = []
+    for part in (interactions, playground):
+        try:
+            rows += part.growth(quick)
+        except Exception as exc:  # noqa: BLE001 - the figures measured before must still be shown
+            problems.append(f"growth: {type(exc).__name__}: {exc}")
     print(f"bench: growth done in {time.perf_counter() - started:.1f} s", file=log, flush=True)
     return rows, problems
 
