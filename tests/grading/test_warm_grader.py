@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 
+import pytest
 from grading_helpers import GOOD_SOURCE, HIDDEN_TEST, TINY_TESTS, alive, check_env, parent_of
 
 from tokdrill.grading import WarmGrader
@@ -152,3 +153,34 @@ def test_sandboxes_start_with_regex_already_loaded(warm_grader, tiny_drill):
     probe = 'import sys\nassert "regex" in sys.modules, "regex was not loaded before the submission"\n'
     verdict = warm_grader.grade(tiny_drill, probe + GOOD_SOURCE)
     assert verdict.passed, verdict.problem
+
+
+def test_settle_returns_once_the_next_standby_sandbox_is_up(warm_grader, tiny_drill):
+    """The server starts the next sandbox after answering; ``settle`` answers only after that,
+    so the benchmark times each verdict with its standby ready, as a person's next submit finds it."""
+    assert warm_grader.grade(tiny_drill, GOOD_SOURCE).passed
+    assert warm_grader.settle()
+    pid = warm_grader.server_pid
+    assert pid is not None
+    assert [p for p in _descendants(pid) if alive(p)], "no standby sandbox waits after settle()"
+
+
+def test_a_closed_grader_does_not_settle():
+    grader = WarmGrader()
+    grader.close()
+    assert not grader.settle() and grader.mode() == ""
+
+
+def test_a_server_told_to_refuse_user_namespaces_grades_on_the_landlock_path(warm_grader, tiny_drill):
+    from tokdrill.grading import landlock
+    from tokdrill.grading.mechanisms import REFUSE_ENV, detect
+    from tokdrill.grading.sandbox import choose_mode
+
+    assert warm_grader.mode() == choose_mode(detect())  # the environment's own path
+    if not landlock.abi_version():
+        pytest.skip("this kernel has no Landlock")
+    with WarmGrader(env={REFUSE_ENV: "userns"}) as fallback:
+        assert fallback.mode() == "landlock"
+        verdict = fallback.grade(tiny_drill, GOOD_SOURCE)
+    assert verdict.passed, verdict.problem
+    assert any(p.startswith("Landlock") for p in verdict.protections), verdict.protections

@@ -4,8 +4,13 @@ measured in the same run (a bare ``python -m pytest -q`` of the same hidden test
 figure). Run as root, the ordinary-account figures come from a worker process running as
 ``nobody``; run as an ordinary user, root's figures are not available and the table says so.
 
-``python -m tokdrill.bench.grading --worker warm|cold QUICK DRILL...`` is that worker: it prints
-one JSON object of milliseconds per drill.
+Warm verdicts are measured on both sandbox paths: the machine's own (user namespaces where the
+kernel grants them) and the Landlock path a machine without them takes, through a second warm
+server told to refuse user namespaces. The two servers are timed in turn, each verdict after
+both have settled, so the machine's changing speed affects both paths alike.
+
+``python -m tokdrill.bench.grading --worker warm|cold RUNS DRILL...`` is that worker: it prints
+one JSON object (milliseconds per drill, and for ``warm`` those of the Landlock path too).
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,9 +36,50 @@ if TYPE_CHECKING:
     from tokdrill.grading.warm import WarmGrader
 
 WARM_P50_MS, WARM_P95_MS, COLD_RATIO = 50.0, 150.0, 0.5
-THINK_SECONDS = 0.2  # gap between submissions in the warm figures
 OVERHEAD_MS = 25.0  # what the sandbox may add on top of the hidden tests' own run time
 NOBODY = 65534
+LANDLOCK = "Landlock"
+PATH_NAMES = {"userns": "user namespaces", "landlock": LANDLOCK, "plain": "no file protection"}
+
+
+@dataclass
+class WarmSamples:
+    """Milliseconds per warm verdict, by drill: on the grader's own path (``mode``), on the
+    Landlock path (empty, with the reason in ``no_landlock``, when it is not measured), and of
+    the same tests in a plain fork; ``landlock_seconds`` is the wall time the Landlock figures
+    added to the run."""
+
+    mode: str
+    verdicts: dict[str, list[float]] = field(default_factory=dict)
+    landlock: dict[str, list[float]] = field(default_factory=dict)
+    no_landlock: str = ""
+    floors: dict[str, list[float]] = field(default_factory=dict)
+    landlock_seconds: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "mode": self.mode,
+            "verdicts": self.verdicts,
+            "landlock": self.landlock,
+            "no_landlock": self.no_landlock,
+            "landlock_seconds": self.landlock_seconds,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> WarmSamples:
+        return cls(
+            mode=str(data.get("mode", "")),
+            verdicts=_ms_by_drill(data.get("verdicts")),
+            landlock=_ms_by_drill(data.get("landlock")),
+            no_landlock=str(data.get("no_landlock", "")),
+            landlock_seconds=float(str(data.get("landlock_seconds", 0.0))),
+        )
+
+
+def _ms_by_drill(data: object) -> dict[str, list[float]]:
+    if not isinstance(data, dict):
+        raise ValueError(f"expected milliseconds by drill, got {type(data).__name__}")
+    return {str(k): [float(x) for x in v] for k, v in data.items()}
 
 
 def figures(quick: bool) -> list[Figure]:
@@ -44,28 +92,43 @@ def figures(quick: bool) -> list[Figure]:
     bare = {d.id: median(_bare_pytest(d, cold_runs, project)) * 1000 for d in cold_drills}
     root = os.geteuid() == 0
     ids = [d.id for d in drills]
-    mine, floors = _warm_samples_by_drill(ids, warm_runs, with_floor=True)
+    mine = _warm_samples_by_drill(ids, warm_runs, with_floor=True)
     who, other = ("root", "ordinary user") if root else ("ordinary user", "root")
     out: list[Figure] = []
-    theirs, skipped = _ordinary_user_or_why(["warm", str(warm_runs), *ids]) if root else (None, "")
+    theirs: WarmSamples | None = None
+    skipped = ""
+    if root:
+        found, skipped = _ordinary_user_or_why(["warm", str(warm_runs), *ids])
+        theirs = WarmSamples.from_json(found) if found is not None else None
     if skipped:
         out.append(Figure(f"grading: warm verdict ({other}) skipped: {skipped}", 0.0, "ms", "information", True))
+    for samples, name in ((mine, who), (theirs, other)):
+        if samples is not None and samples.no_landlock:
+            why = samples.no_landlock
+            out.append(
+                Figure(f"grading: warm verdict ({name}, {LANDLOCK}) skipped: {why}", 0.0, "ms", "information", True)
+            )
     for drill in drills:
-        samples = mine[drill.id]
-        p50, p95 = percentile(samples, 50), percentile(samples, 95)
-        out.append(_warm_figure(drill.id, "p50", p50, WARM_P50_MS, who))
-        out.append(_warm_figure(drill.id, "p95", p95, WARM_P95_MS, who))
+        p50 = percentile(mine.verdicts[drill.id], 50)
+        out.extend(_warm_figures(drill.id, mine.verdicts[drill.id], who))
         if theirs is not None:
-            other_samples = theirs[drill.id]
-            for label, value, goal, base in (
-                ("p50", percentile(other_samples, 50), WARM_P50_MS, p50),
-                ("p95", percentile(other_samples, 95), WARM_P95_MS, p95),
-            ):
-                out.append(_warm_figure(drill.id, label, value, goal, other, base, f"the same as {who}"))
+            base = mine.verdicts[drill.id]
+            out.extend(_warm_figures(drill.id, theirs.verdicts[drill.id], other, base, f"the same as {who}"))
         elif not root:
             out.append(Figure(f"grading: warm verdict p50, {drill.id} ({other})", 0.0, "ms", "n/a (not root)", True))
-        if floors.get(drill.id):
-            floor = median(floors[drill.id])
+        for samples, name in ((mine, who), (theirs, other)):
+            if samples is not None and drill.id in samples.landlock:
+                out.extend(
+                    _warm_figures(
+                        drill.id,
+                        samples.landlock[drill.id],
+                        f"{name}, {LANDLOCK}",
+                        samples.verdicts[drill.id],
+                        f"{PATH_NAMES.get(samples.mode, samples.mode)}, in turn",
+                    )
+                )
+        if mine.floors.get(drill.id):
+            floor = median(mine.floors[drill.id])
             out.append(
                 Figure(
                     f"grading: sandbox overhead p50, {drill.id} ({who})",
@@ -77,9 +140,24 @@ def figures(quick: bool) -> list[Figure]:
                     "the same tests in a plain fork, no sandbox, timed in turn with the verdicts",
                 )
             )
+    for samples, name in ((mine, who), (theirs, other)):
+        if samples is not None and samples.landlock:
+            out.append(
+                Figure(
+                    f"grading: wall time the {LANDLOCK} path's warm verdicts added ({name})",
+                    samples.landlock_seconds,
+                    "s",
+                    "information",
+                    True,
+                )
+            )
     cold_ids = [d.id for d in cold_drills]
     cold_mine = _cold_by_drill(cold_ids, cold_runs, project)
-    cold_theirs, skipped = _ordinary_user_or_why(["cold", str(cold_runs), *cold_ids]) if root else (None, "")
+    cold_theirs: dict[str, list[float]] | None = None
+    skipped = ""
+    if root:
+        found, skipped = _ordinary_user_or_why(["cold", str(cold_runs), *cold_ids])
+        cold_theirs = _ms_by_drill(found) if found is not None else None
     if skipped:
         out.append(Figure(f"grading: cold tokdrill check ({other}) skipped: {skipped}", 0.0, "ms", "information", True))
     for drill in cold_drills:
@@ -110,18 +188,25 @@ def _drills() -> list[Drill]:
     return sorted(library.drills.values(), key=lambda d: d.id)
 
 
-def _warm_figure(
-    drill_id: str, label: str, value: float, goal: float, who: str, base: float | None = None, base_name: str = ""
-) -> Figure:
-    return Figure(
-        f"grading: warm verdict {label}, {drill_id} ({who})",
-        value,
-        "ms",
-        f"<= {goal:g} ms",
-        value <= goal,
-        base,
-        base_name,
-    )
+def _warm_figures(
+    drill_id: str, samples: Sequence[float], who: str, base: Sequence[float] | None = None, base_name: str = ""
+) -> list[Figure]:
+    """The p50 and p95 figures of one drill's warm verdicts (beside ``base``'s, when given)."""
+    out = []
+    for label, pct, goal in (("p50", 50, WARM_P50_MS), ("p95", 95, WARM_P95_MS)):
+        value = percentile(samples, pct)
+        out.append(
+            Figure(
+                f"grading: warm verdict {label}, {drill_id} ({who})",
+                value,
+                "ms",
+                f"<= {goal:g} ms",
+                value <= goal,
+                percentile(base, pct) if base else None,
+                base_name if base else "",
+            )
+        )
+    return out
 
 
 def retype_source(drill: Drill) -> str:
@@ -132,52 +217,83 @@ def retype_source(drill: Drill) -> str:
     return "\n".join(imports) + "\n\n\n" + reference_source(drill.symbols)
 
 
-def _warm_samples_by_drill(
-    ids: Sequence[str], runs: int, with_floor: bool = False
-) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """Milliseconds per warm verdict of each drill's retype text (which must pass) and, if asked,
-    of the same tests in a plain fork (see :mod:`tokdrill.bench.plain_run`), the two taken in
-    turn so that the machine's changing speed affects both alike."""
+def _warm_samples_by_drill(ids: Sequence[str], runs: int, with_floor: bool = False) -> WarmSamples:
+    """Milliseconds per warm verdict of each drill's retype text (which must pass), on this
+    machine's own sandbox path and, where that is not Landlock already, on the Landlock path; and
+    if asked, of the same tests in a plain fork (see :mod:`tokdrill.bench.plain_run`). All are
+    taken in turn, so that the machine's changing speed affects them alike."""
     from tokdrill.bench.plain_run import PlainRuns
+    from tokdrill.grading.mechanisms import REFUSE_ENV
     from tokdrill.grading.warm import WarmGrader
 
     by_id = {d.id: d for d in _drills()}
-    warm: dict[str, list[float]] = {}
-    floors: dict[str, list[float]] = {}
-    with WarmGrader() as grader, contextlib.ExitStack() as helpers:
+    drills = [by_id[i] for i in ids]
+    with WarmGrader() as grader, WarmGrader(env={REFUSE_ENV: "userns"}) as fallback, contextlib.ExitStack() as helpers:
         plain = helpers.enter_context(PlainRuns()) if with_floor else None
-        grader.preload([by_id[i] for i in ids])
-        for drill_id in ids:
-            drill = by_id[drill_id]
+        found = WarmSamples(mode=grader.mode())
+        graders = [grader]
+        fallback_mode = fallback.mode()
+        if found.mode == "landlock":
+            found.no_landlock = "it is this machine's own path (the rows without a path name)"
+        elif fallback_mode != "landlock":
+            found.no_landlock = f"no Landlock here (the fallback is {PATH_NAMES.get(fallback_mode, fallback_mode)})"
+        else:
+            graders.append(fallback)
+            preloading = threading.Thread(target=fallback.preload, args=(drills,))  # beside the first server's
+            preloading.start()
+        grader.preload(drills)
+        if len(graders) > 1:
+            waited = time.perf_counter()
+            preloading.join()
+            found.landlock_seconds += time.perf_counter() - waited
+        for drill in drills:
             source = retype_source(drill)
-            verdict = grader.grade(drill, source)
-            if not verdict.passed:
-                failed = [t.name for t in verdict.tests if t.outcome != "passed"]
-                raise RuntimeError(f"{drill_id}: the retype text does not pass ({verdict.problem or failed[:3]})")
-            grader.preload([drill])  # a standby for this drill, as the app has when a drill is open
+            for each in graders:
+                verdict = each.grade(drill, source)
+                if not verdict.passed:
+                    failed = [t.name for t in verdict.tests if t.outcome != "passed"]
+                    path = PATH_NAMES.get(each.mode(), "?")
+                    raise RuntimeError(
+                        f"{drill.id}: the retype text does not pass on the {path} path ({verdict.problem or failed[:3]})"
+                    )
+                each.preload([drill])  # a standby for this drill, as the app has when a drill is open
             floor = functools.partial(plain.sample, drill, source) if plain is not None else None
-            warm[drill_id], floors[drill_id] = _timed(grader, drill, source, runs, floor)
-    return warm, floors
+            samples, floors, busy = _timed(graders, drill, source, runs, floor)
+            found.verdicts[drill.id] = samples[0]
+            found.floors[drill.id] = floors
+            if len(samples) > 1:
+                found.landlock[drill.id] = samples[1]
+                found.landlock_seconds += busy[1]
+    return found
 
 
 def _timed(
-    grader: WarmGrader, drill: Drill, source: str, runs: int, floor: Callable[[], float | None] | None
-) -> tuple[list[float], list[float]]:
-    """Milliseconds per verdict, with a pause between submissions as a person leaves (the server
-    uses it to start the next standby sandbox; back-to-back calls would wait for that), and of
-    a plain run of the same tests (``floor``) in each pause, once the standby is ready."""
-    samples: list[float] = []
+    graders: Sequence[WarmGrader], drill: Drill, source: str, runs: int, floor: Callable[[], float | None] | None
+) -> tuple[list[list[float]], list[float], list[float]]:
+    """Milliseconds per verdict of each grader, in turn (the first to go changes each round), each
+    once every server has settled (started its next standby, as it does while a person reads a
+    verdict), and of a plain run of the same tests (``floor``) once per round; and the wall
+    seconds the benchmark spent on each grader (its verdicts and the waits for it to settle)."""
+    samples: list[list[float]] = [[] for _ in graders]
+    busy = [0.0 for _ in graders]
     plain: list[float] = []
-    for _ in range(runs):
-        time.sleep(THINK_SECONDS)
+    for round_ in range(runs):
         if floor is not None:
             sample = floor()
             if sample is not None:
                 plain.append(sample)
-        start = time.perf_counter()
-        grader.grade(drill, source)
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples, plain
+        first = round_ % len(graders)
+        for i in (*range(first, len(graders)), *range(first)):
+            for j, each in enumerate(graders):
+                started = time.perf_counter()
+                each.settle()
+                busy[j] += time.perf_counter() - started
+            start = time.perf_counter()
+            graders[i].grade(drill, source)
+            took = time.perf_counter() - start
+            busy[i] += took
+            samples[i].append(took * 1000)
+    return samples, plain, busy
 
 
 def _cold_by_drill(ids: Sequence[str], runs: int, project: Path) -> dict[str, list[float]]:
@@ -212,7 +328,7 @@ def _bare_pytest(drill: Drill, runs: int, project: Path) -> list[float]:
 
 
 # -- the ordinary-account worker ------------------------------------------------------------------
-def _ordinary_user_or_why(args: list[str]) -> tuple[dict[str, list[float]] | None, str]:
+def _ordinary_user_or_why(args: list[str]) -> tuple[dict[str, object] | None, str]:
     """The worker's figures, or None and why it could not run (say, no unprivileged account or
     no way to drop to it here); the root figures are reported either way."""
     try:
@@ -221,7 +337,7 @@ def _ordinary_user_or_why(args: list[str]) -> tuple[dict[str, list[float]] | Non
         return None, " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
-def _as_ordinary_user(args: list[str]) -> dict[str, list[float]]:
+def _as_ordinary_user(args: list[str]) -> dict[str, object]:
     """Run this module's worker as ``nobody`` and return its figures. The worker sees the machine
     through a private mount namespace in which folders closed to other users (such as /root,
     where an interpreter may live) show only the Python installation; nothing else changes."""
@@ -253,7 +369,9 @@ def _as_ordinary_user(args: list[str]) -> dict[str, list[float]]:
     if result.returncode != 0:
         raise RuntimeError(f"the ordinary-user worker failed: {result.stderr.strip()[-2000:]}")
     data = json.loads(result.stdout)
-    return {str(k): [float(x) for x in v] for k, v in data.items()}
+    if not isinstance(data, dict):
+        raise ValueError("the ordinary-user worker printed no JSON object")
+    return {str(k): v for k, v in data.items()}
 
 
 def _enter_ordinary_view() -> None:
@@ -281,12 +399,13 @@ def _enter_ordinary_view() -> None:
 
 def _worker(argv: list[str]) -> int:
     kind, runs, *ids = argv
+    found: dict[str, object]
     if kind == "warm":
-        found, _ = _warm_samples_by_drill(ids, int(runs))
+        found = _warm_samples_by_drill(ids, int(runs)).to_json()
     else:
         from tokdrill import locations
 
-        found = _cold_by_drill(ids, int(runs), locations.drills_dir().parent)
+        found = dict(_cold_by_drill(ids, int(runs), locations.drills_dir().parent))
     print(json.dumps(found))
     return 0
 

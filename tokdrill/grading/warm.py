@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 
 from tokdrill.grading.limits import Limits, default_limits
@@ -32,11 +32,20 @@ class WarmGrader:
     """Grades submissions through a warm server process with pytest and the harness loaded.
 
     The server starts in the background when the grader is created; ``grade`` waits for it.
+    ``env`` adds variables to the server's environment (``TOKDRILL_SANDBOX_REFUSE`` to grade on a
+    fallback path).
     """
 
-    def __init__(self, *, python: str | None = None, stderr: int | None = subprocess.DEVNULL) -> None:
+    def __init__(
+        self,
+        *,
+        python: str | None = None,
+        stderr: int | None = subprocess.DEVNULL,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self._python = python or sys.executable
         self._stderr = stderr
+        self._env = dict(env or {})
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._hello: dict[str, object] | None = None
@@ -91,12 +100,28 @@ class WarmGrader:
     def notice(self) -> str:
         """What a person should know about the sandbox on this machine ("" if it protects their
         files), as the server found when it started."""
+        return self._greeting("notice")
+
+    def mode(self) -> str:
+        """The sandbox path the server grades on: "userns", "landlock" or "plain" ("" if it
+        did not start)."""
+        return self._greeting("mode")
+
+    def settle(self) -> bool:
+        """Wait until the server has done what it does after answering a grade (reaping that
+        sandbox, starting the next standby), as it has in the seconds a person takes between
+        two submissions: it answers a ping only then. False if it did not answer (the next
+        request starts a fresh server)."""
         try:
             self._request({"op": "ping"}, PREPARE_SECONDS)
         except GraderUnavailable:
-            return ""
-        hello = self._hello or {}
-        return str(hello.get("notice", ""))
+            return False
+        return True
+
+    def _greeting(self, field: str) -> str:
+        """A field of the server's first frame ("" if the server does not answer)."""
+        hello = (self._hello or {}) if self.settle() else {}
+        return str(hello.get(field, ""))
 
     @property
     def server_pid(self) -> int | None:
@@ -135,7 +160,7 @@ class WarmGrader:
 
     # -- internals ----------------------------------------------------------------------------
     def _start(self) -> None:
-        env = dict(os.environ)
+        env = {**os.environ, **self._env}
         env.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
         self._proc = subprocess.Popen(
             # -P: the current folder is not put on sys.path, so a user's `pytest.py` or
