@@ -179,7 +179,7 @@ def apply_merges_cases(ref) -> list[tuple[dict[tuple[str, str], int], list[tuple
     """Merge tables the reference learned on random words, each with words to encode."""
     rng = random.Random(APPLY_MERGES_SEED)
     cases = []
-    for _ in range(60):
+    for _ in range(30):
         alphabet = rng.choice(["ab", "abc", "abcd"])
         word_freqs: dict[tuple[str, ...], int] = {}
         for _ in range(rng.randint(1, 8)):
@@ -371,7 +371,7 @@ def train_and_tokenize_cases(ref) -> list[dict[str, object]]:
     """Random corpora, what the reference learns from each, and how it tokenizes a random text."""
     rng = random.Random(TRAIN_AND_TOKENIZE_SEED)
     cases = []
-    for _ in range(30):
+    for _ in range(15):
         alphabet = rng.choice(["ab", "abc", "abcdé"])
         corpus = random_corpus(rng, alphabet)
         vocab_size = rng.randint(0, 40)

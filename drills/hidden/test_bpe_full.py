@@ -115,7 +115,7 @@ def pipeline_cases(ref) -> list[dict[str, object]]:
     """Random corpora and texts, with the pieces behind the reference's ids for each text."""
     rng = random.Random(PIPELINE_SEED)
     cases = []
-    for _ in range(30):
+    for _ in range(15):
         alphabet = rng.choice(["ab", "abc", "abcxyz"])
         words = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))) for _ in range(8)]
         corpus = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))

@@ -102,7 +102,7 @@ COUNT_PAIRS_SEED = 101
 def count_pairs_cases(ref) -> list[tuple[dict[tuple[str, ...], int], dict[tuple[str, str], int]]]:
     rng = random.Random(COUNT_PAIRS_SEED)
     cases = []
-    for _ in range(100):
+    for _ in range(50):
         word_freqs = random_word_freqs(rng)
         cases.append((word_freqs, dict(ref.count_pairs(dict(word_freqs)))))
     return cases
@@ -304,7 +304,7 @@ LEARN_MERGES_SEED = 303
 def learn_merges_cases(ref) -> list[tuple[dict[tuple[str, ...], int], int, list[tuple[str, str]]]]:
     rng = random.Random(LEARN_MERGES_SEED)
     cases = []
-    for _ in range(40):
+    for _ in range(20):
         word_freqs = random_word_freqs(rng, rng.choice(["ab", "abc", "abcdef"]))
         num = rng.randint(0, 25)
         cases.append((word_freqs, num, [tuple(p) for p in ref.learn_merges(dict(word_freqs), num)]))
