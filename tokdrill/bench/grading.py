@@ -67,12 +67,13 @@ class WarmSamples:
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> WarmSamples:
+        seconds = data.get("landlock_seconds")
         return cls(
             mode=str(data.get("mode", "")),
             verdicts=_ms_by_drill(data.get("verdicts")),
             landlock=_ms_by_drill(data.get("landlock")),
             no_landlock=str(data.get("no_landlock", "")),
-            landlock_seconds=float(str(data.get("landlock_seconds", 0.0))),
+            landlock_seconds=float(seconds) if isinstance(seconds, int | float) else 0.0,
         )
 
 
