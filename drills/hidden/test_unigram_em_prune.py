@@ -159,7 +159,7 @@ EM_SEED = 2024
 def em_step_cases(ref) -> list[tuple[dict[str, int], dict[str, float], dict[str, float]]]:
     rng = random.Random(EM_SEED)
     cases = []
-    for _ in range(40):
+    for _ in range(20):
         alphabet = rng.choice(["ab", "abc", "abcd"])
         words = _random_words(rng, alphabet + ("z" if rng.random() < 0.2 else ""))
         lp = _random_log_probs(rng, alphabet, words)
@@ -269,7 +269,7 @@ def prune_cases(ref) -> list[dict[str, object]]:
     result (the losses are computed by re-segmenting with the reference's Viterbi)."""
     rng = random.Random(PRUNE_SEED)
     cases = []
-    for _ in range(25):
+    for _ in range(12):
         alphabet = rng.choice(["ab", "abc", "abcd"])
         words = _random_words(rng, alphabet)
         lp = _random_log_probs(rng, alphabet, words)
