@@ -153,3 +153,15 @@ def test_the_python_highlight_query_captures_spans_by_byte_column() -> None:
     spans = {name: [(node.start_point, node.end_point) for node in nodes] for name, nodes in captures.items()}
     assert spans["keyword.function"] == [((0, 0), (0, 3))]
     assert spans["string"] == [((1, 11), (1, 15))]  # 'é' is four bytes: the columns count bytes
+
+
+def test_text_areas_share_one_compiled_highlight_query() -> None:
+    textual_internals.share_compiled_queries()
+    textual_internals.share_compiled_queries()  # a second call keeps the first sharing
+    first = TextArea("x = 1\n", language="python")
+    second = TextArea("def f():\n    pass\n", language="python")
+    assert first._highlight_query is not None
+    assert first._highlight_query is second._highlight_query
+    assert first.document is not second.document  # documents (and their syntax trees) stay apart
+    captures = second.document.query_syntax_tree(second._highlight_query)  # type: ignore[attr-defined]
+    assert [(n.start_point, n.end_point) for n in captures["keyword.function"]] == [((0, 0), (0, 3))]

@@ -6,7 +6,9 @@ Reached through this module: the footer's key widget and the syntax-aware docume
 modules), whether the footer has read its bindings, a widget's own key bindings and content
 styles, a strip's link styling, the app's frame hand-off to its driver (the benchmark counts
 frames there), the update of a widget's scroll bars to a new scrollable size, and the Python
-highlight query the code editor colours its text with. The code editor is a TextArea subclass: the private methods and attributes of
+highlight query the code editor colours its text with. A tree-sitter query is compiled once per
+process (:func:`share_compiled_queries`): the code editor and the reference view use one compiled
+Python highlight query instead of compiling it for every document. The code editor is a TextArea subclass: the private methods and attributes of
 TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the same check
 covers them.
 """
@@ -35,6 +37,7 @@ else:
         if name == "SyntaxAwareDocument":
             from textual.document._syntax_aware_document import SyntaxAwareDocument
 
+            share_compiled_queries()
             return SyntaxAwareDocument
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -51,6 +54,7 @@ __all__ = [
     "link_styled",
     "python_highlights",
     "scroll_bars_follow",
+    "share_compiled_queries",
 ]
 
 # TextArea's private members the code editor (tokdrill.ui.widgets.code_editor) and the in-order
@@ -111,6 +115,32 @@ def scroll_bars_follow(widget: Widget, virtual_size: Size) -> None:
     widget._scroll_update(virtual_size)
 
 
+_compiled_queries: dict[tuple[object, str], Any] = {}
+
+
+def share_compiled_queries() -> None:
+    """Make every syntax-aware document compile a given query for a given language once per
+    process and share it. Textual's text area compiles its highlight query for each document
+    it makes (twice as it is built); compiling the Python one takes more than a megabyte for a
+    moment, which stays in the process. A compiled query is only read when it runs (each run
+    has its own cursor), so one can serve every document."""
+    from textual.document._syntax_aware_document import SyntaxAwareDocument
+
+    if getattr(SyntaxAwareDocument.prepare_query, "shared", False):
+        return
+    compile_query = SyntaxAwareDocument.prepare_query
+
+    def prepare_query(document: SyntaxAwareDocument, query: str) -> Any:
+        key = (document.language, query)  # Textual keeps one Language object per name
+        compiled = _compiled_queries.get(key)
+        if compiled is None:
+            compiled = _compiled_queries[key] = compile_query(document, query)
+        return compiled
+
+    prepare_query.shared = True  # type: ignore[attr-defined]
+    SyntaxAwareDocument.prepare_query = prepare_query  # type: ignore[method-assign,assignment]
+
+
 def python_highlights(code: str) -> Mapping[str, Sequence[Any]]:
     """The captures of Textual's own Python highlight query over ``code`` (name -> tree-sitter
     nodes, whose points are (row, byte column)): the spans the code editor colours. Empty when
@@ -118,6 +148,8 @@ def python_highlights(code: str) -> Mapping[str, Sequence[Any]]:
     from textual._tree_sitter import get_language
     from textual.document._syntax_aware_document import SyntaxAwareDocument
     from textual.widgets import TextArea
+
+    share_compiled_queries()
 
     language = get_language("python")
     if language is None:
