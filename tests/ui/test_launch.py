@@ -1,5 +1,5 @@
 """`tokdrill` with no subcommand: the launch pauses garbage collection until the first frame,
-and collection is on again however the app ends."""
+collects the launch's garbage once the frame after, and collection is on again however the app ends."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tokdrill.ui import heap
 from tokdrill.ui.app import TokdrillApp
 from tokdrill.ui.launch import build_app, launch_app
 
@@ -26,6 +27,25 @@ def test_the_built_app_resumes_collection_at_its_first_frame(tmp_path: Path) -> 
     finally:
         app.heap.release()
         app.backend.close()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+async def test_the_launch_garbage_is_collected_the_frame_after_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(heap, "SETTLE_AFTER_SECONDS", 600.0)  # no settle after a screen change here
+    app = build_app(_args(tmp_path))
+    try:
+        async with app.run_test() as pilot:
+            for _ in range(20):
+                if app.heap.settles:
+                    break
+                await pilot.pause()
+            # one settle (a full collection, then a freeze) with no settle timer due
+            assert app.heap.settles == 1 and app.heap.frozen and not app.heap.stale
+            assert gc.isenabled() and not app.heap.launching
+    finally:
+        app.heap.release()
     assert gc.isenabled() and gc.get_freeze_count() == 0
 
 

@@ -110,10 +110,17 @@ class TokdrillApp(App[None]):
         if self.start_action is not None:  # `tokdrill mock` opens on the mock round
             self.call_later(self.run_action, self.start_action)
         # garbage collection, paused by the launch, resumes with the first frame (see tokdrill.ui.heap)
-        self.call_after_refresh(self.heap.launched)
+        self.call_after_refresh(self._first_frame)
         # collect and freeze the heap once each screen has settled
         self.screen_change_signal.subscribe(self, self._screen_changed)
         self._screen_changed(self.screen)
+
+    def _first_frame(self) -> None:
+        """Collection resumes; the frame after, the launch's garbage is collected once, so that
+        the first screens opened reuse its memory instead of adding to it."""
+        if self.heap.launching:
+            self.heap.launched()
+            self.call_after_refresh(self.heap.settle)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)) and not event.is_forwarded:

@@ -12,7 +12,8 @@ freezes again, so that garbage is freed, not kept.
 The launch goes further: automatic collection is off from before the app's imports until its
 first frame is up (:func:`pause_collection`), since each pass would walk the modules and content
 still being loaded, all of which live as long as the app. At the first frame that heap is frozen
-and collection resumes; the first settle frees what garbage the launch left.
+and collection resumes; the frame after, the app settles once, which frees what garbage the launch
+left before the first screens opened allocate more.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ class HeapSettler:
 
     def launched(self) -> None:
         """The first frame is up: freeze what the launch made and switch collection back on (if
-        the launch switched it off). The launch's garbage stays frozen until the first settle."""
+        the launch switched it off). The launch's garbage stays frozen until the first settle
+        (which the app runs the frame after)."""
         if self.launching:
             self.launching = False
             gc.freeze()
