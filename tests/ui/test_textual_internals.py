@@ -45,6 +45,7 @@ def _check_private(owner: type, expected: object, instance: object) -> list[str]
 def test_the_text_area_and_input_members_the_editors_use_are_there() -> None:
     problems = _check_private(TextArea, textual_internals.TEXT_AREA_PRIVATE, TextArea("x = 1\n", language="python"))
     problems += _check_private(Input, textual_internals.INPUT_PRIVATE, Input())
+    problems += _check_private(ScrollView, textual_internals.SCROLL_VIEW_PRIVATE, ScrollView())
     assert not problems, "Textual changed what the code editor relies on: " + "; ".join(problems)
 
 
@@ -146,6 +147,34 @@ async def test_scroll_bars_follow_a_scrollable_size_set_without_a_layout() -> No
         textual_internals.scroll_bars_follow(widget, Size(widget.size.width, 50))
         assert widget.show_vertical_scrollbar and widget.vertical_scrollbar.window_virtual_size == 50
         assert widget.max_scroll_y > 0
+
+
+async def test_steady_scroll_bars_are_drawn_again_only_when_the_view_changes() -> None:
+    class Two(App[None]):
+        CSS = "SteadyScrollBars { height: 5; } #other { height: 1; }"
+
+        def compose(self) -> ComposeResult:
+            yield textual_internals.SteadyScrollBars()
+            yield Static("", id="other")
+
+    app = Two()
+    async with app.run_test() as pilot:
+        view = app.query_one(textual_internals.SteadyScrollBars)
+        view.virtual_size = Size(view.size.width, 50)
+        await pilot.pause()
+        bar = view.vertical_scrollbar
+        assert view.show_vertical_scrollbar and bar.window_virtual_size == 50
+        refreshed: list[object] = []
+        refresh = bar.refresh
+        bar.refresh = lambda *a, **k: (refreshed.append(a), refresh(*a, **k))[1]  # type: ignore[method-assign]
+        other = app.query_one("#other", Static)
+        other.update("a layout elsewhere")
+        other.styles.height = 2
+        await pilot.pause()
+        assert refreshed == []  # Textual's own scroll view draws its bars again here
+        view.virtual_size = Size(view.size.width, 60)
+        await pilot.pause()
+        assert refreshed and bar.window_virtual_size == 60
 
 
 def test_the_python_highlight_query_captures_spans_by_byte_column() -> None:

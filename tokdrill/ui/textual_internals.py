@@ -5,10 +5,12 @@ checks every one against the installed Textual, so a release that moves one fail
 Reached through this module: the footer's key widget and the syntax-aware document (private
 modules), whether the footer has read its bindings, a widget's own key bindings and content
 styles, a strip's link styling, the app's frame hand-off to its driver (the benchmark counts
-frames there), the update of a widget's scroll bars to a new scrollable size, and the Python
-highlight query the code editor colours its text with. A tree-sitter query is compiled once per
-process (:func:`share_compiled_queries`): the code editor and the reference view use one compiled
-Python highlight query instead of compiling it for every document. The code editor is a TextArea subclass: the private methods and attributes of
+frames there), the update of a widget's scroll bars to a new scrollable size, a scroll view that
+keeps its scroll bars through a layout that leaves it as it was (:class:`SteadyScrollBars`), and
+the Python highlight query the code editor colours its text with. A tree-sitter query is compiled
+once per process (:func:`share_compiled_queries`): the code editor and the reference view use one
+compiled Python highlight query instead of compiling it for every document. The code editor is a
+TextArea subclass: the private methods and attributes of
 TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the same check
 covers them.
 """
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
@@ -44,8 +47,10 @@ else:
 
 __all__ = [
     "INPUT_PRIVATE",
+    "SCROLL_VIEW_PRIVATE",
     "TEXT_AREA_PRIVATE",
     "FooterKey",
+    "SteadyScrollBars",
     "SyntaxAwareDocument",
     "content_styles",
     "footer_ready",
@@ -74,6 +79,10 @@ TEXT_AREA_PRIVATE: Mapping[str, tuple[str, ...] | None] = {
 }
 # Input's, which the in-order input overrides.
 INPUT_PRIVATE: Mapping[str, tuple[str, ...] | None] = {"_on_key": ("event",)}
+# ScrollView's, which SteadyScrollBars overrides.
+SCROLL_VIEW_PRIVATE: Mapping[str, tuple[str, ...] | None] = {
+    "_size_updated": ("size", "virtual_size", "container_size", "layout")
+}
 
 
 def key_bindings(widget: Widget) -> Mapping[str, list[Binding]]:
@@ -157,3 +166,30 @@ def python_highlights(code: str) -> Mapping[str, Sequence[Any]]:
     document = SyntaxAwareDocument(code, language)
     query = document.prepare_query(TextArea._get_builtin_highlight_query("python"))
     return document.query_syntax_tree(query) if query is not None else {}
+
+
+class SteadyScrollBars(ScrollView):
+    """A scroll view whose scroll bars are drawn again only when its size, its scrollable size,
+    its container or its scroll styles change. Textual updates a scroll view's bars at every
+    layout of the screen (a layout hands it the size of its viewport, never equal to the
+    scrollable size of a view that scrolls), so that a panel shown anywhere drew the bars of every
+    such view anew, as tall as the view."""
+
+    _placed: tuple[object, ...] | None = None
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        styles = self.styles
+        placed = (
+            size,
+            virtual_size,
+            container_size,
+            self.virtual_size,
+            styles.overflow_x,
+            styles.overflow_y,
+            styles.scrollbar_size_vertical,
+            styles.scrollbar_size_horizontal,
+        )
+        if placed == self._placed:
+            return False  # what Textual's own update returns when nothing changed
+        self._placed = placed
+        return super()._size_updated(size, virtual_size, container_size, layout)

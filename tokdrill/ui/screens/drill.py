@@ -118,21 +118,24 @@ class DrillScreen(Screen[None]):
             yield Static("", id="indent-state")
             yield DrillTimer(self.backend.clock, drill.target_seconds, id="timer")
         yield Static("", id="retype-status")
-        with Horizontal(id="drill-body"):
-            with Vertical(id="left-pane"):
-                if self.mode == "retype":
-                    yield ReferenceView(self.reference, id="reference")
-                with VerticalScroll(id="prompt", classes="hidden" if self.mode == "retype" else ""):
-                    if self.mode != "retype":  # retype mode writes the prompt when it is first shown
-                        yield self._prompt_text()
-                    yield Static(references_text(self.drill.references), id="prompt-references")
-            yield CodeEditor(
-                "" if self.mode == "retype" else drill.starter,
-                auto_indent=self.backend.auto_indent(),
-                reference=self.reference if self.mode == "retype" else None,
-                id="editor",
-            )
-        yield ResultsPanel(id="results")
+        with Vertical(id="drill-main"):
+            # The results are drawn over the body's lower rows, and placed first: showing them
+            # then changes neither the room nor the painting order of what is under them.
+            yield ResultsPanel(id="results")
+            with Horizontal(id="drill-body"):
+                with Vertical(id="left-pane"):
+                    if self.mode == "retype":
+                        yield ReferenceView(self.reference, id="reference")
+                    with VerticalScroll(id="prompt", classes="hidden" if self.mode == "retype" else ""):
+                        if self.mode != "retype":  # retype mode writes the prompt when it is first shown
+                            yield self._prompt_text()
+                        yield Static(references_text(self.drill.references), id="prompt-references")
+                yield CodeEditor(
+                    "" if self.mode == "retype" else drill.starter,
+                    auto_indent=self.backend.auto_indent(),
+                    reference=self.reference if self.mode == "retype" else None,
+                    id="editor",
+                )
         yield FittingFooter()
 
     def _prompt_text(self) -> Widget:
@@ -153,7 +156,7 @@ class DrillScreen(Screen[None]):
         self.editor.unlock = self._resume_on_typing
         self.set_interval(AUTOSAVE_SECONDS, self.autosave)
         self.set_interval(STATUS_SECONDS, self._tick_status)
-        if self.mode == "retype":  # the editor scrolls when the results take its rows, or by keys
+        if self.mode == "retype":  # the editor scrolls when the results would cover its cursor, or by keys
             self.watch(self.editor, "scroll_y", self._editor_scrolled, init=False)
         draft = None if self.origin == "mock" else self.backend.draft(self.drill.id, self.mode)
         starter = "" if self.mode == "retype" else self.drill.starter
@@ -201,6 +204,10 @@ class DrillScreen(Screen[None]):
     def _typed(self, message: CodeEditor.Typed) -> None:
         if self.meter is not None:
             self.meter.key(message.character, message.line, message.column)
+
+    @on(ResultsPanel.Covering)
+    def _results_cover(self, message: ResultsPanel.Covering) -> None:
+        self.editor.cover(message.rows)
 
     @on(TextArea.SelectionChanged, "#editor")
     def _cursor_moved(self) -> None:
@@ -337,9 +344,10 @@ class DrillScreen(Screen[None]):
         self.results.after_verdict_shown(self._after_pass)
 
     def _after_pass(self) -> None:
-        """What follows a pass, once the verdict and the diff are on screen: the editor read-only
-        (restyled, so every row it shows is drawn again) at its left edge, and the keys of a
-        finished drill."""
+        """What follows a pass, once the verdict and the diff are on screen: the clock shown as
+        done, the editor read-only (restyled, so every row it shows is drawn again) at its left
+        edge, and the keys of a finished drill."""
+        self.timer.tick()
         self.editor.read_only = True
         self.editor.scroll_to(x=0, animate=False)
         self.refresh_bindings()

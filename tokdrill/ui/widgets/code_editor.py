@@ -32,7 +32,7 @@ from textual.reactive import Reactive, reactive
 from textual.strip import Strip
 from textual.widgets.text_area import Edit, EditResult, Selection
 
-from tokdrill.ui.textual_internals import SyntaxAwareDocument
+from tokdrill.ui.textual_internals import SteadyScrollBars, SyntaxAwareDocument
 from tokdrill.ui.widgets.safe_history import SafeHistory
 from tokdrill.ui.widgets.syntax_highlights import BlockHighlights, Node, Point, Tree, rows_an_edit_changed
 
@@ -121,7 +121,7 @@ class LinesByContent(LRUCache[tuple[object, ...], Strip]):
         super().clear()
 
 
-class CodeEditor(SafeHistory):
+class CodeEditor(SafeHistory, SteadyScrollBars):
     """A Python code editor; see the module docstring for what auto-indent does.
 
     ``reference``, when given (retype mode), supplies each new line's indentation.
@@ -132,6 +132,7 @@ class CodeEditor(SafeHistory):
     # the rows that changed instead.
     selection: Reactive[Selection] = reactive(Selection(), init=False, always_update=True, repaint=False)
     _editing = False  # inside edit(), which repaints the rows it changed itself
+    covered_rows = 0  # rows at the bottom that a panel drawn over the editor hides (see cover)
 
     class Typed(Message):
         """A key typed ``character`` at (``line``, ``column``) of the text the typist meant."""
@@ -164,6 +165,18 @@ class CodeEditor(SafeHistory):
         self.drawing: tuple[object, ...] = ()  # what the line being drawn shows (LinesByContent)
         self._lines = LinesByContent(self)
         self._line_cache = self._lines
+
+    def cover(self, rows: int) -> None:
+        """A panel drawn over the editor now hides its bottom ``rows`` rows: the cursor is kept
+        above it (the editor scrolls, with room below the last line, only if it was hidden)."""
+        rows = max(0, rows)
+        if rows == self.covered_rows:
+            return
+        self.covered_rows = rows
+        top = round(self.scroll_y)
+        if self.cursor_location[0] - top >= self.scrollable_content_region.height - rows:
+            self._refresh_size()
+            self.scroll_cursor_visible()
 
     def render_line(self, y: int) -> Strip:
         self.drawing = self._line_content(self.scroll_offset.y + y)
@@ -256,6 +269,8 @@ class CodeEditor(SafeHistory):
         row) once every few keys, not at every key."""
         if not self._has_cursor or center or self.soft_wrap:
             return super().scroll_cursor_visible(center=center, animate=animate)
+        if self.covered_rows:
+            self._refresh_size()  # the room below the last line, if the cursor now needs it
         self._recompute_cursor_offset()  # type: ignore[no-untyped-call]
         x, y = self._cursor_offset
         gutter = self.gutter_width
@@ -271,7 +286,8 @@ class CodeEditor(SafeHistory):
             region = Region(x, y, width=3 + lead, height=1)
         else:
             region = Region(x, y, width=3, height=1)
-        return self.scroll_to_region(region, spacing=Spacing(right=gutter), animate=animate, force=True)
+        spacing = Spacing(right=gutter, bottom=self.covered_rows)
+        return self.scroll_to_region(region, spacing=spacing, animate=animate, force=True)
 
     def _refresh_size(self) -> None:
         """TextArea's virtual size (the longest line, the gutter and a column for the cursor) with
@@ -284,6 +300,9 @@ class CodeEditor(SafeHistory):
         width, height = self.document.get_size(self.indent_width)
         width += self.gutter_width + 1
         region = self.content_region
+        covered = self.covered_rows
+        if covered and height > region.height - covered:
+            height += covered  # the last lines can scroll up above the panel over the bottom rows
         view = region.width  # the columns left beside the vertical scrollbar, if the lines need one
         if height > region.height:
             view -= self.styles.scrollbar_size_vertical

@@ -13,11 +13,10 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets.text_area import TextAreaTheme
 
-from tokdrill.ui.textual_internals import python_highlights
+from tokdrill.ui.textual_internals import SteadyScrollBars, python_highlights
 
 THEME = "monokai"
 CURRENT_STYLE = Style(bgcolor="#3e3d32")  # the line the cursor is on
@@ -57,7 +56,7 @@ def highlighted_lines(code: str) -> tuple[list[Text], Style]:
     return lines, base
 
 
-class ReferenceView(ScrollView, can_focus=False):
+class ReferenceView(SteadyScrollBars, can_focus=False):
     """The code to retype. ``follow(line, row)`` scrolls so that 0-based ``line`` starts at
     ``row`` of the view and shades it; ``mark(line)`` marks the first divergence."""
 

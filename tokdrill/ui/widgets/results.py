@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from rich.text import Text
+from textual import events
 from textual.content import Content
 from textual.geometry import Region, Size
-from textual.scroll_view import ScrollView
+from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.timer import Timer
@@ -26,7 +27,7 @@ from textual.timer import Timer
 from tokdrill.grading.report import summary_line, summary_style, verdict_spans
 from tokdrill.grading.verdict import Verdict
 from tokdrill.ui.text import printable, rich_plain
-from tokdrill.ui.textual_internals import scroll_bars_follow
+from tokdrill.ui.textual_internals import SteadyScrollBars, scroll_bars_follow
 
 _STYLES = {"plain": "", "pass": "bold green", "fail": "bold red", "warn": "yellow", "dim": "dim", "heading": "bold"}
 PARTS = ("summary", "diff", "tests")  # top to bottom: after a pass the diff sits right under the summary
@@ -62,7 +63,7 @@ def diff_text(diff: str) -> Text:
     return out
 
 
-class ResultsPanel(ScrollView, can_focus=True):
+class ResultsPanel(SteadyScrollBars, can_focus=True):
     """Shows a verdict (dimmed while the next is graded), and after a pass the time summary and the diff."""
 
     DEFAULT_CSS = """
@@ -70,15 +71,23 @@ class ResultsPanel(ScrollView, can_focus=True):
         height: auto; max-height: 50%; border-top: solid $primary; padding: 0 1;
         overflow-x: hidden; scrollbar-gutter: stable; scrollbar-size-horizontal: 0;
     }
-    ResultsPanel.-empty { display: none; }
     """
 
+    class Covering(Message):
+        """The panel now takes ``rows`` rows at the bottom of its container (0: hidden)."""
+
+        def __init__(self, rows: int) -> None:
+            super().__init__()
+            self.rows = rows
+
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="-empty")
+        super().__init__(id=id)
+        self.display = False  # until the first verdict
         self._parts: dict[str, Text] = {name: Text() for name in PARTS}
         self.diff_text = ""
         self._stale = False
-        self._rows: list[Content] = []
+        self._rows: list[Content] = []  # the rows wrapped so far
+        self._more: Iterator[Content] | None = None  # the rows still to wrap (None: all wrapped)
         self._wrapped_at = -1  # the width the rows were wrapped at (-1: not wrapped)
         self._drawn: dict[tuple[int, int, bool], Strip] = {}  # (row, width, stale) -> the row drawn
         self.wraps = 0  # times the parts were wrapped into rows
@@ -125,65 +134,112 @@ class ResultsPanel(ScrollView, can_focus=True):
         before = len(self._rows) if self._wrapped_at >= 0 else None
         self._wrapped_at = -1
         self._drawn.clear()
-        if self.has_class("-empty"):
-            self.remove_class("-empty")  # shown for the first time: a layout gives it its room
-            self.refresh(layout=True)
+        if not self.display:
+            self.display = True  # shown for the first time: a layout gives it its room
         elif before is None or self._height_changes(before):
             self.refresh(layout=True)
         else:
             self._fit_virtual_size()
             self.refresh()
         self.scroll_to(y=0, animate=False, immediate=True)
+        self.call_after_refresh(self._wrap_the_rest)
 
     def _height_changes(self, before: int) -> bool:
         """Whether rows of the new content need a panel of another height than ``before`` rows
         got: it keeps its height when as many rows are shown, or when both overflow it."""
         shown = self.scrollable_content_region.height
-        after = len(self._wrap(self.scrollable_content_region.width))
+        width = self.scrollable_content_region.width
         if before > shown:  # the panel is at its full height
-            return after < shown
-        return after != before
+            return len(self._wrap(width, shown)) < shown
+        return len(self._wrap(width, before + 1)) != before
 
     # ------------------------------------------------------------------------------ layout
-    def _wrap(self, width: int) -> list[Content]:
-        """The parts wrapped into rows at ``width`` (kept until the content or width changes)."""
+    def _wrap(self, width: int, rows: int | None = None) -> list[Content]:
+        """The parts wrapped into rows at ``width``: at least the first ``rows`` of them, all when
+        None (kept until the content or width changes)."""
         if width != self._wrapped_at:
-            self._rows = list(self._lines(max(1, width)))
+            self._rows = []
+            self._more = self._lines(max(1, width))
             self._wrapped_at = width
             self._drawn.clear()
             self.wraps += 1
+        more = self._more
+        if more is not None:
+            wrapped = self._rows
+            while rows is None or len(wrapped) < rows:
+                row = next(more, None)
+                if row is None:
+                    self._more = None
+                    break
+                wrapped.append(row)
         return self._rows
 
     def _lines(self, width: int) -> Iterator[Content]:
+        """The rows of the parts at ``width``, cut from one line of text at a time (the rows
+        Content.wrap gives for the whole part)."""
         for name in PARTS:
             part = self._parts[name]
-            if part.plain:
-                yield from Content.from_rich_text(part).wrap(width)
+            if not part.plain:
+                continue
+            content = Content.from_rich_text(part)
+            plain = content.plain
+            start = 0
+            while start >= 0:
+                end = plain.find("\n", start)
+                yield from content[start : len(plain) if end < 0 else end].wrap(width)
+                start = -1 if end < 0 else end + 1
+
+    @property
+    def rows_wrapped(self) -> int:
+        """How many rows of the content are wrapped so far."""
+        return len(self._rows)
+
+    def _row_count(self) -> int:
+        """The rows wrapped so far, and one more while some are left (the whole count comes once
+        they are all wrapped, after the frame that shows the first of them)."""
+        return len(self._rows) + (self._more is not None)
+
+    def _wrap_the_rest(self) -> None:
+        """Wrap the rows below the first screenful, and fit the scroll bar to them (no layout)."""
+        if self._more is not None and self._wrapped_at >= 0:
+            self._wrap(self._wrapped_at)
+            self._fit_virtual_size()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The rows of the content at the width they are drawn at (the scroll bar's room
         taken off the width Textual measures with)."""
         width = max(1, width - self.styles.scrollbar_size_vertical)
-        rows = len(self._wrap(width))
-        self.set_reactive(ResultsPanel.virtual_size, Size(width, rows))  # in this layout pass already
         limit = self.styles.max_height
-        if limit is not None:  # the scroll bar placed in this pass too, not in one after it
-            room = int(limit.resolve(container, viewport)) - self.styles.gutter.height
+        room = None if limit is None else int(limit.resolve(container, viewport)) - self.styles.gutter.height
+        self._wrap(width, None if room is None else room + 1)  # enough to fill the panel, or overflow it
+        rows = self._row_count()
+        self.set_reactive(ResultsPanel.virtual_size, Size(width, rows))  # in this layout pass already
+        if room is not None:  # the scroll bar placed in this pass too, not in one after it
             self.set_reactive(ResultsPanel.show_vertical_scrollbar, rows > room)
         return rows
 
     def _fit_virtual_size(self) -> None:
         """The scrollable size for new content of the same panel height, without a layout pass."""
         width = self.scrollable_content_region.width
-        size = Size(width, len(self._wrap(width)))
+        self._wrap(width, self.scrollable_content_region.height + 1)
+        size = Size(width, self._row_count())
         self.set_reactive(ResultsPanel.virtual_size, size)
         scroll_bars_follow(self, size)
+
+    def on_mount(self) -> None:
+        self.vertical_scrollbar  # noqa: B018 - made now (a widget started), not in the verdict's frame
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.Covering(self.outer_size.height))
+
+    def on_hide(self) -> None:
+        self.post_message(self.Covering(0))
 
     # ----------------------------------------------------------------------------- drawing
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        rows = self._wrap(width)
         index = round(self.scroll_y) + y
+        rows = self._wrap(width, index + 1)
         key = (index, width, self._stale)
         strip = self._drawn.get(key)
         if strip is None:
@@ -225,7 +281,7 @@ class ResultsPanel(ScrollView, can_focus=True):
     # ------------------------------------------------------------------------------ scroll
     def scroll_page(self, direction: int) -> bool:
         """Scroll most of a page down (1) or up (-1); False when there is nothing to scroll."""
-        if self.has_class("-empty") or self.max_scroll_y == 0:
+        if not self.display or self.max_scroll_y == 0:
             return False
         step = max(1, self.scrollable_content_region.height - 2)
         self.scroll_to(y=self.scroll_y + direction * step, animate=False)

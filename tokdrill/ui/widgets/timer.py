@@ -1,6 +1,8 @@
 """A drill timer that counts active time against a target; paused time is not counted.
 
 It waits for the first keystroke: until :meth:`DrillTimer.start` is first called it says so.
+Once it runs it keeps room for the mark of a finished drill, so stopping it on a pass changes
+no width on screen (nothing is laid out again).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from textual.widgets import Static
 from tokdrill.clock import Clock, clock_text
 
 NEAR_FRACTION = 0.8  # the timer turns amber at 80% of the target, red past it
+DONE = "  done"  # after the time of a finished drill
 
 
 class DrillTimer(Static):
@@ -56,10 +59,13 @@ class DrillTimer(Static):
 
     def pause(self) -> None:
         """Stop counting and keep the time so far."""
+        self._bank()
+        self.tick()
+
+    def _bank(self) -> None:
         if self._started_at is not None:
             self._banked += self.clock.monotonic() - self._started_at
             self._started_at = None
-        self.tick()
 
     def toggle(self) -> bool:
         """Pause if running, else resume; returns whether it now runs."""
@@ -70,9 +76,11 @@ class DrillTimer(Static):
         return self.running
 
     def stop(self) -> float:
-        """Stop for good (after a pass) and return the active seconds."""
-        self.stopped = True  # first: the state is drawn once, as done, not as paused on the way
-        self.pause()
+        """Stop for good (after a pass) and return the active seconds. The finished state is
+        drawn at the next :meth:`tick` (twice a second, or called), so that the frame showing
+        the verdict draws nothing up here."""
+        self.stopped = True
+        self._bank()
         return self._banked
 
     def active_seconds(self) -> float:
@@ -92,13 +100,14 @@ class DrillTimer(Static):
         self.set_class(elapsed > target, "-over")
         self.set_class(NEAR_FRACTION * target <= elapsed <= target, "-near")
         self.set_class(not self.running and not self.stopped and not self.waiting, "-paused")
-        state = ""
+        clock = f"{clock_text(elapsed)} / {clock_text(target)}"
         if self.stopped:
-            state = "  done"
+            text = clock + DONE
         elif self.waiting:
-            state = " · starts when you type"
-        elif not self.running:
-            state = "  paused"
-        text = f"{clock_text(elapsed)} / {clock_text(target)}{state}"
+            text = clock + " · starts when you type"
+        elif self.running:
+            text = clock.ljust(len(clock) + len(DONE))  # room for the finished state: the time stays put
+        else:
+            text = clock + "  paused"
         self.update(text, layout=len(text) != self._shown_length)  # the width follows the text
         self._shown_length = len(text)
