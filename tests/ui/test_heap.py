@@ -177,3 +177,23 @@ def test_a_launch_that_paused_collection_resumes_it_at_the_first_frame_or_when_i
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+async def test_the_collector_waits_from_a_verdict_to_its_frame(backend: Backend) -> None:
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        held: list[bool] = []
+        handler = screen.results.after_verdict_shown
+
+        def shown(callback: Callable[[], object]) -> None:
+            held.append(not gc.isenabled())
+            handler(callback)
+
+        screen.results.after_verdict_shown = shown  # type: ignore[method-assign]
+        await pilot.press("ctrl+s")
+        for _ in range(600):
+            if held and gc.isenabled():
+                break
+            await pilot.pause(0.05)
+        assert held == [True] and gc.isenabled()  # off for the frame, back on once it is drawn

@@ -23,7 +23,7 @@ from tokdrill.clock import clock_text
 from tokdrill.content.model import Drill
 from tokdrill.grading.verdict import Verdict
 from tokdrill.progress.records import Mode, Origin
-from tokdrill.ui import keymap
+from tokdrill.ui import heap, keymap
 from tokdrill.ui.formatting import references_text
 from tokdrill.ui.messages import GradeFailed, GradeFinished
 from tokdrill.ui.retype import RetypeProgress, RetypeTracker, code_diff
@@ -96,6 +96,7 @@ class DrillScreen(Screen[None]):
         self._resumed = False  # a restored draft's session goes on (its start and submissions)
         self._loading = 0  # Changed messages still to come from programmatic loads
         self._was_running = False
+        self._collection_paused = False  # automatic collection is off until a verdict is drawn
 
     @property
     def mode_name(self) -> str:
@@ -329,6 +330,9 @@ class DrillScreen(Screen[None]):
         self.results.show_error(message.error)
 
     def on_grade_finished(self, message: GradeFinished) -> None:
+        # the frame allocates thousands of short-lived strips: no collection inside it
+        self._collection_paused = heap.pause_collection() or self._collection_paused
+        self.results.after_verdict_shown(self._resume_collection)
         self._grading_done()
         self.submissions += 1
         verdict = message.verdict
@@ -342,6 +346,10 @@ class DrillScreen(Screen[None]):
         diff = code_diff(message.source, self.reference or self.backend.reference(self.drill))
         self.results.show_verdict(verdict, summary_text(summary, typing), diff)
         self.results.after_verdict_shown(self._after_pass)
+
+    def _resume_collection(self) -> None:
+        heap.resume_collection(self._collection_paused)
+        self._collection_paused = False
 
     def _after_pass(self) -> None:
         """What follows a pass, once the verdict and the diff are on screen: the clock shown as
@@ -513,5 +521,6 @@ class DrillScreen(Screen[None]):
         self.dirty = False
 
     def on_unmount(self) -> None:
+        self._resume_collection()  # a verdict never drawn keeps collection off no longer
         self.save_draft()
         self.editor.unlock = None  # the editor holds no way back to a closed screen
