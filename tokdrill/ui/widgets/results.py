@@ -4,11 +4,16 @@ focus (:meth:`ResultsPanel.scroll_page`).
 
 The panel is drawn line by line, as the Browse list is: its parts are wrapped once per width into
 rows, and only the rows on screen are drawn (each kept until the content, width or theme changes).
-A new verdict lays the screen out again only when the panel's height changes; a verdict as tall as
-the last (or one that overflows a panel already at its full height) repaints the panel's rows and
-nothing else. The scroll bar's room is always kept, so the rows are wrapped at one width whether
-it shows or not, and whether it shows is decided while the panel is measured, so it is placed in
-the same layout pass.
+Before the frame that shows a verdict only the rows that frame needs are wrapped (a screenful, and
+one more to know whether it overflows); the rest are wrapped after it and the scroll bar then
+fitted to them, without a layout. A new verdict lays the screen out again only when the panel's
+height changes; a verdict as tall as the last (or one that overflows a panel already at its full
+height) repaints the panel's rows and nothing else. The scroll bar's room is always kept, so the
+rows are wrapped at one width whether it shows or not, and whether it shows is decided while the
+panel is measured, so it is placed in the same layout pass.
+
+The drill screen draws the panel over the lower rows of its body; :class:`ResultsPanel.Covering`
+says how many rows it takes whenever that changes, so the editor can keep its cursor above it.
 """
 
 from __future__ import annotations
