@@ -105,6 +105,9 @@ class DrillScreen(Screen[None]):
     # ----------------------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
         drill = self.drill
+        # The results are drawn over the body's lower rows, and placed first: showing them then
+        # changes neither the room nor the painting order of what is under them.
+        yield ResultsPanel(id="results")
         with Horizontal(id="drill-bar"):
             yield Static(
                 markup(
@@ -119,24 +122,20 @@ class DrillScreen(Screen[None]):
             yield Static("", id="indent-state")
             yield DrillTimer(self.backend.clock, drill.target_seconds, id="timer")
         yield Static("", id="retype-status")
-        with Vertical(id="drill-main"):
-            # The results are drawn over the body's lower rows, and placed first: showing them
-            # then changes neither the room nor the painting order of what is under them.
-            yield ResultsPanel(id="results")
-            with Horizontal(id="drill-body"):
-                with Vertical(id="left-pane"):
-                    if self.mode == "retype":
-                        yield ReferenceView(self.reference, id="reference")
-                    with VerticalScroll(id="prompt", classes="hidden" if self.mode == "retype" else ""):
-                        if self.mode != "retype":  # retype mode writes the prompt when it is first shown
-                            yield self._prompt_text()
-                        yield Static(references_text(self.drill.references), id="prompt-references")
-                yield CodeEditor(
-                    "" if self.mode == "retype" else drill.starter,
-                    auto_indent=self.backend.auto_indent(),
-                    reference=self.reference if self.mode == "retype" else None,
-                    id="editor",
-                )
+        with Horizontal(id="drill-body"):
+            with Vertical(id="left-pane"):
+                if self.mode == "retype":
+                    yield ReferenceView(self.reference, id="reference")
+                with VerticalScroll(id="prompt", classes="hidden" if self.mode == "retype" else ""):
+                    if self.mode != "retype":  # retype mode writes the prompt when it is first shown
+                        yield self._prompt_text()
+                    yield Static(references_text(self.drill.references), id="prompt-references")
+            yield CodeEditor(
+                "" if self.mode == "retype" else drill.starter,
+                auto_indent=self.backend.auto_indent(),
+                reference=self.reference if self.mode == "retype" else None,
+                id="editor",
+            )
         yield FittingFooter()
 
     def _prompt_text(self) -> Widget:
