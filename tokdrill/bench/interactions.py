@@ -15,20 +15,21 @@ empty store. :func:`growth` measures each figure at three sizes of its data.
 Where the app's own share of a submit goes (bytes-to-unicode at 120x40 on a quiet 2-core
 machine; the UI thread's CPU time, median of 9, split by ``cProfile`` where noted):
 
-* passing, the first verdict of a fresh retype screen: 8.5 ms in all, 8.8 ms from the grader's
-  reply to the painted frame. ctrl+s to the grader started 1.0 ms; the reply's message 0.2 ms;
-  the handler 1.4 ms (the attempt recorded and its scorecard 0.7, the mistake log 0.2, the diff
-  0.1, the results filled 0.2); the frame 5.8 ms: one layout of the screen 1.4 ms, compositing
-  3.7 ms (by cProfile two thirds re-compositing the panel's region with the kept rows of the
-  widgets under it and cutting them into strips, a sixth the panel's own rows, the rest its
-  scroll bar) and 0.7 ms of sizes and the hand-off of the frame. Before the results were drawn
-  over the body it was 17 ms, 13.5 of them the frame: the panel shrank the editor and the
-  reference, so every row of both, their scroll bars and their containers were drawn again, and
-  a dozen young collections ran inside the frame (now held until it is shown).
-* failing, resubmitted on a recall screen (the panel keeps its height): 5.4 ms in all, 6.3 ms
-  from the reply to the frame. ctrl+s 1.0 ms; the message 0.1 ms; the handler 1.4 ms (the
-  verdict's text and the rows of the first screenful wrapped; the rest are wrapped after the
-  frame); the frame 3.0 ms, no layout: compositing 2.4 ms, the hand-off 0.6 ms.
+* passing, the first verdict of a fresh retype screen: 8.9 ms in all (8.6 ms of wall time from
+  the grader's reply to the painted frame). ctrl+s to the grader started 1.3 ms; the reply's
+  message 0.1 ms; the handler 1.3 ms (the attempt recorded and its scorecard 0.6, the results
+  filled 0.3, the mistake log 0.1, the diff 0.1); the frame 6.3 ms: one layout of the screen
+  1.4 ms, compositing 4.0 ms (by cProfile two thirds re-compositing the panel's region with the
+  kept rows of the widgets under it and cutting them into strips, a sixth the panel's own rows,
+  the rest its scroll bar) and 0.9 ms of sizes and the hand-off of the frame. Before the results
+  were drawn over the body it was 15.9 ms, 12.4 of them the frame (layout 2.2, compositing 7.5,
+  young collections 1.2): the panel shrank the editor and the reference, so every row of both,
+  their scroll bars and their containers were drawn again.
+* failing, resubmitted on a recall screen (the panel keeps its height): 6.2 ms in all (5.7 ms
+  from the reply to the frame). ctrl+s 1.3 ms; the message 0.1 ms; the handler 1.6 ms (the
+  verdict's text and the rows of the first screenful wrapped, 1.4; the rest are wrapped after
+  the frame); the frame 3.2 ms, no layout: compositing 2.6 ms, the hand-off 0.6 ms. Before:
+  6.3 ms, the handler 2.4 (every row wrapped) and the frame 2.5 (no widget under the panel).
 
 What is left is Textual's own: a layout places every widget of the screen again, and a region
 drawn over others is composited with every widget under it. Under load the wall time exceeds
