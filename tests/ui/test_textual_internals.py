@@ -56,6 +56,7 @@ def test_every_private_text_area_member_the_editors_override_is_listed() -> None
         (InOrderTextArea, TextArea, textual_internals.TEXT_AREA_PRIVATE),
         (PasteArea, TextArea, textual_internals.TEXT_AREA_PRIVATE),
         (SafeHistory, TextArea, textual_internals.TEXT_AREA_PRIVATE),
+        (textual_internals.SteadyScrollBars, ScrollView, textual_internals.SCROLL_VIEW_PRIVATE),
         (InOrderInput, Input, textual_internals.INPUT_PRIVATE),
     ):
         overridden = {
@@ -166,7 +167,12 @@ async def test_steady_scroll_bars_are_drawn_again_only_when_the_view_changes() -
         assert view.show_vertical_scrollbar and bar.window_virtual_size == 50
         refreshed: list[object] = []
         refresh = bar.refresh
-        bar.refresh = lambda *a, **k: (refreshed.append(a), refresh(*a, **k))[1]  # type: ignore[method-assign]
+
+        def counted(*regions: object, **kwargs: object) -> object:
+            refreshed.append(regions)
+            return refresh(*regions, **kwargs)  # type: ignore[arg-type]
+
+        bar.refresh = counted  # type: ignore[method-assign,assignment]
         other = app.query_one("#other", Static)
         other.update("a layout elsewhere")
         other.styles.height = 2
