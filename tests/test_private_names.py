@@ -21,6 +21,7 @@ FENCES = {
             r"\._apply_link_style\b",
             r"\._get_style\b",
             r"\._scroll_update\b",
+            r"\bkeys\.unicodedata\b",
         ],
     ),
     "textual-plotext": (PACKAGE / "ui" / "plotext_internals.py", [r"^\s*from textual_plotext(\.\w+)*\._\w+"]),

@@ -4,8 +4,12 @@ shapes it uses. A release that moves one fails here, by name, instead of somewhe
 from __future__ import annotations
 
 import inspect
+import string
+import unicodedata
 from typing import ClassVar
 
+import pytest
+import textual.keys
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import App, ComposeResult
@@ -200,3 +204,55 @@ def test_text_areas_share_one_compiled_highlight_query() -> None:
     assert first.document is not second.document  # documents (and their syntax trees) stay apart
     captures = second.document.query_syntax_tree(second._highlight_query)  # type: ignore[attr-defined]
     assert [(n.start_point, n.end_point) for n in captures["keyword.function"]] == [((0, 0), (0, 3))]
+
+
+def _names_said_to_be_no_character() -> list[str]:
+    """Every name :data:`textual_internals.NOT_CHARACTER_NAMES` accepts (it is a finite set)."""
+    candidates = [*string.ascii_uppercase, *string.digits, *(f"F{n}" for n in range(100))]
+    candidates += [f"F0{n}" for n in range(10)]
+    candidates += ["UP", "DOWN", "LEFT", "RIGHT", "HOME", "END", "PAGEUP", "PAGEDOWN", "INSERT", "ENTER"]
+    return [name for name in candidates if textual_internals.NOT_CHARACTER_NAMES.fullmatch(name)]
+
+
+def test_key_names_answered_without_the_unicode_table_name_no_character() -> None:
+    names = _names_said_to_be_no_character()
+    assert len(names) == 36 + 110 + 10
+    for name in names:
+        with pytest.raises(KeyError):
+            unicodedata.lookup(name)
+
+
+KEYS = ["f1", "f12", "f24", "escape", "tab", "enter", "up", "home", "end", "pageup", "pagedown", "insert", "delete"]
+KEYS += [
+    "backspace",
+    "space",
+    "plus",
+    "minus",
+    "number_sign",
+    "question_mark",
+    "a",
+    "Z",
+    "1",
+    "ü",
+    "ctrl+s",
+    "shift+tab",
+]
+
+
+def test_textual_shows_and_types_keys_as_it_did_through_the_wrapper(monkeypatch: pytest.MonkeyPatch) -> None:
+    format_key = textual.keys.format_key.__wrapped__  # type: ignore[attr-defined]
+    key_to_character = textual.keys.key_to_character.__wrapped__  # type: ignore[attr-defined]
+    monkeypatch.setitem(vars(textual.keys), "unicodedata", unicodedata)
+    before = [(format_key(key), key_to_character(key)) for key in KEYS]
+    asked: list[str] = []
+    lookup = unicodedata.lookup
+
+    def counted(name: str) -> str:
+        asked.append(name)
+        return lookup(name)
+
+    textual_internals.quick_key_name_lookups()
+    monkeypatch.setattr(unicodedata, "lookup", counted)
+    assert [(format_key(key), key_to_character(key)) for key in KEYS] == before
+    assert "ESCAPE" in asked  # Textual's key module still looks names up through ``unicodedata``
+    assert not [name for name in asked if textual_internals.NOT_CHARACTER_NAMES.fullmatch(name.upper())]

@@ -38,6 +38,7 @@ from tokdrill.ui.messages import (
     StoreStatusChanged,
 )
 from tokdrill.ui.text import markup, printable, web_link
+from tokdrill.ui.textual_internals import quick_key_name_lookups
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -86,6 +87,7 @@ class TokdrillApp(App[None]):
         """``collection_paused``: the launch switched automatic garbage collection off
         (:func:`tokdrill.ui.heap.pause_collection`); it goes back on at the first frame."""
         super().__init__()
+        quick_key_name_lookups()
         self.backend = backend
         self.start_action = start_action
         self.cursor_blink = cursor_blink

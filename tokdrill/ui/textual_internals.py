@@ -9,14 +9,17 @@ frames there), the update of a widget's scroll bars to a new scrollable size, a 
 keeps its scroll bars through a layout that leaves it as it was (:class:`SteadyScrollBars`), and
 the Python highlight query the code editor colours its text with. A tree-sitter query is compiled
 once per process (:func:`share_compiled_queries`): the code editor and the reference view use one
-compiled Python highlight query instead of compiling it for every document. The code editor is a
-TextArea subclass: the private methods and attributes of
-TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the same check
-covers them.
+compiled Python highlight query instead of compiling it for every document. Key names that name
+no character fail at once instead of being looked up in Python's Unicode name table
+(:func:`quick_key_name_lookups`). The code editor is a TextArea subclass: the private methods
+and attributes of TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the
+same check covers them.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +61,7 @@ __all__ = [
     "key_bindings",
     "link_styled",
     "python_highlights",
+    "quick_key_name_lookups",
     "scroll_bars_follow",
     "share_compiled_queries",
 ]
@@ -193,3 +197,34 @@ class SteadyScrollBars(ScrollView):
             return False  # what Textual's own update returns when nothing changed
         self._placed = placed
         return super()._size_updated(size, virtual_size, container_size, layout)
+
+
+# Key names (as Textual spells them, upper-cased) that are no character's name or alias:
+# letters and digits, function keys, arrows and the navigation keys.
+# tests/ui/test_textual_internals.py checks each against Python's Unicode name table.
+NOT_CHARACTER_NAMES = re.compile(r"[A-Z0-9]|F[0-9]{1,2}|UP|DOWN|LEFT|RIGHT|HOME|END|PAGEUP|PAGEDOWN|INSERT|ENTER")
+
+
+class _KeyNameLookup:
+    """:mod:`unicodedata` as Textual's key module uses it, except that :func:`lookup` of a name
+    in :data:`NOT_CHARACTER_NAMES` fails at once, as the table's own lookup would."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(unicodedata, name)
+
+    @staticmethod
+    def lookup(name: str) -> str:
+        if NOT_CHARACTER_NAMES.fullmatch(name.upper()):
+            raise KeyError(f"undefined character name '{name}'")
+        return unicodedata.lookup(name)
+
+
+def quick_key_name_lookups() -> None:
+    """Answer Textual's look-ups of key names that name no character without Python's Unicode
+    name table. Textual looks each bound key up there, to show it in the footer and to learn
+    whether a widget that takes typed text consumes it; a failed look-up reads through the table,
+    which leaves about half a megabyte of it in memory for the rest of the process."""
+    import textual.keys
+
+    if not isinstance(textual.keys.unicodedata, _KeyNameLookup):  # type: ignore[attr-defined]
+        textual.keys.unicodedata = _KeyNameLookup()  # type: ignore[attr-defined,assignment]
