@@ -171,12 +171,20 @@ def test_a_closed_grader_does_not_settle():
     assert not grader.settle() and grader.mode() == ""
 
 
+DETECTED_MODE = (
+    "from tokdrill.grading.mechanisms import detect; from tokdrill.grading.sandbox import choose_mode; "
+    "print(choose_mode(detect()))"
+)
+
+
 def test_a_server_told_to_refuse_user_namespaces_grades_on_the_landlock_path(warm_grader, tiny_drill):
     from tokdrill.grading import landlock
-    from tokdrill.grading.mechanisms import REFUSE_ENV, detect
-    from tokdrill.grading.sandbox import choose_mode
+    from tokdrill.grading.mechanisms import REFUSE_ENV
 
-    assert warm_grader.mode() == choose_mode(detect())  # the environment's own path
+    own_path = subprocess.run(  # probed in a fresh process: this one runs the grader's threads
+        [sys.executable, "-c", DETECTED_MODE], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert warm_grader.mode() == own_path  # the environment's own path
     if not landlock.abi_version():
         pytest.skip("this kernel has no Landlock")
     with WarmGrader(env={REFUSE_ENV: "userns"}) as fallback:

@@ -11,10 +11,16 @@ or the client's death (the parent-death signal).
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sys
 
 from tokdrill.grading.protocol import EndOfStream, read_frame, write_frame
+
+# After a verdict the next standby sandbox starts this much later, once the app has drawn the
+# verdict (its frame and the standby's start would share the cores), unless a request comes first:
+# a request then starts its own sandbox.
+REFILL_AFTER_SECONDS = 0.05
 
 
 def serve(in_fd: int, out_fd: int) -> None:
@@ -47,7 +53,7 @@ def serve(in_fd: int, out_fd: int) -> None:
                 filename = str(request.get("filename") or SUBMISSION_FILENAME)
                 verdict = grader.grade(spec, str(request.get("source", "")), limits, filename)
                 write_frame(out_fd, {"ok": True, "verdict": verdict.to_json()})
-                if not verdict.internal:
+                if not verdict.internal and not _request_within(in_fd, REFILL_AFTER_SECONDS):
                     grader.refill(spec, limits)  # after answering: the next request finds it ready
             elif op == "prepare":
                 errors = []
@@ -71,6 +77,12 @@ def serve(in_fd: int, out_fd: int) -> None:
             drill = _mapping(request.get("drill"))
             verdict = internal_error(str(drill.get("id", "?")), (), f"{type(exc).__name__}: {exc}")
             write_frame(out_fd, {"ok": True, "verdict": verdict.to_json()})
+
+
+def _request_within(fd: int, seconds: float) -> bool:
+    """Whether a request arrives on ``fd`` within ``seconds``."""
+    readable, _, _ = select.select([fd], [], [], seconds)
+    return bool(readable)
 
 
 def _mapping(value: object) -> dict[str, object]:
