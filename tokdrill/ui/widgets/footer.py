@@ -65,7 +65,10 @@ class FittingFooter(Footer):
     async def recompose(self) -> None:
         """Lay the keys out again, once for any number of requests made before it runs, and only
         while the footer's screen is shown: a screen hidden by another (a dialog over it does not
-        hide it) catches up when it is back on top."""
+        hide it) catches up when it is back on top. A footer whose screen has closed meanwhile
+        does nothing."""
+        if not self.is_attached or not self.is_mounted:
+            return
         if footer_ready(self) and self._composed_keys is not None and self._up_to_date():
             return
         if self._hidden():
