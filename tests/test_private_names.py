@@ -22,6 +22,7 @@ FENCES = {
             r"\._get_style\b",
             r"\._scroll_update\b",
             r"\bkeys\.unicodedata\b",
+            r"\b_read_callable\b",
         ],
     ),
     "textual-plotext": (PACKAGE / "ui" / "plotext_internals.py", [r"^\s*from textual_plotext(\.\w+)*\._\w+"]),

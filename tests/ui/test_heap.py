@@ -91,14 +91,19 @@ async def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool
 
 
 @pytest.mark.usefixtures("quick")
-async def test_a_closed_drill_screen_is_not_kept_frozen_past_the_next_screen_change(backend: Backend) -> None:
+@pytest.mark.parametrize("mode", ["recall", "retype"])
+async def test_a_closed_drill_screen_is_not_kept_frozen_past_the_next_screen_change(
+    backend: Backend, mode: str
+) -> None:
     """A settle just after a screen closes may still find it held (a cancelled timer keeps the
-    context it was made in until its due time); the settle after the next screen change frees it."""
+    context it was made in until its due time); the settle after the next screen change frees it,
+    with its text areas and their documents (held by the app's theme watchers and the parser)."""
     app = TokdrillApp(backend, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start_drill(app, pilot, "bytes-to-unicode", "recall")
+        screen = await start_drill(app, pilot, "bytes-to-unicode", mode)
         assert await wait_for(lambda: app.heap.frozen)  # settled with the drill on top
         gone = weakref.ref(screen)
+        parts = [weakref.ref(screen.editor), weakref.ref(screen.editor.document)]
         del screen
         released = app.heap.releases
         await pilot.press("escape")
@@ -112,6 +117,7 @@ async def test_a_closed_drill_screen_is_not_kept_frozen_past_the_next_screen_cha
         assert await wait_for(lambda: app.heap.settles > settled)
         assert app.heap.releases == released + 2
         assert gone() is None, "the closed drill screen is still held"
+        assert [part() for part in parts] == [None, None], "its editor or the editor's document is still held"
     assert gc.get_freeze_count() == 0  # nothing of the app stays frozen after it
 
 

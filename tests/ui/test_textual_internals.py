@@ -3,9 +3,11 @@ shapes it uses. A release that moves one fails here, by name, instead of somewhe
 
 from __future__ import annotations
 
+import gc
 import inspect
 import string
 import unicodedata
+import weakref
 from typing import ClassVar
 
 import pytest
@@ -14,6 +16,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -204,6 +207,40 @@ def test_text_areas_share_one_compiled_highlight_query() -> None:
     assert first.document is not second.document  # documents (and their syntax trees) stay apart
     captures = second.document.query_syntax_tree(second._highlight_query)  # type: ignore[attr-defined]
     assert [(n.start_point, n.end_point) for n in captures["keyword.function"]] == [((0, 0), (0, 3))]
+
+
+def test_a_document_no_longer_used_is_freed_and_an_edited_one_still_highlights() -> None:
+    textual_internals.adapt_documents()
+    area = TextArea("x = 1\n", language="python")
+    area.document.replace_range((0, 0), (0, 0), "def f():\n    pass\n")
+    captures = area.document.query_syntax_tree(area._highlight_query)  # type: ignore[attr-defined,arg-type]
+    assert [(n.start_point, n.end_point) for n in captures["keyword.function"]] == [((0, 0), (0, 3))]
+    gone = weakref.ref(area.document)
+    del area, captures
+    gc.collect()
+    assert gone() is None, "the document (and its syntax tree) is still held"
+
+
+class Node:
+    """What the pruning reads of a widget that set a watcher."""
+
+    def __init__(self, closing: bool = False, attached: bool = True) -> None:
+        self._closing, self.is_attached = closing, attached
+
+
+def test_closed_widgets_lose_their_watchers_and_their_styles_memo() -> None:
+    from textual._styles_cache import StylesCache
+
+    owner, kept, closing, removed = Node(), Node(), Node(closing=True), Node(attached=False)
+    watchers = {"flag": [(kept, print), (closing, print), (removed, print)]}
+    setattr(owner, "__watchers", watchers)
+    textual_internals.prune_watchers(owner, "other")  # another value's watchers: left alone
+    assert len(watchers["flag"]) == 3
+    StylesCache().get_inner_outer(Color(0, 0, 0), Color(1, 1, 1))
+    assert StylesCache.get_inner_outer.cache_info().currsize > 0
+    textual_internals.release_closed_widgets(owner)
+    assert watchers["flag"] == [(kept, print)]
+    assert StylesCache.get_inner_outer.cache_info().currsize == 0
 
 
 def _names_said_to_be_no_character() -> list[str]:

@@ -38,7 +38,7 @@ from tokdrill.ui.messages import (
     StoreStatusChanged,
 )
 from tokdrill.ui.text import markup, printable, web_link
-from tokdrill.ui.textual_internals import quick_key_name_lookups
+from tokdrill.ui.textual_internals import quick_key_name_lookups, release_closed_widgets
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -158,6 +158,7 @@ class TokdrillApp(App[None]):
             self._settle_timer = self.set_timer(wait, self._settle_heap)
             return
         self._settle_timer = None
+        release_closed_widgets(self)  # what closed screens' widgets left behind, freed with them
         self.heap.settle()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

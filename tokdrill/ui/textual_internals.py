@@ -9,7 +9,17 @@ frames there), the update of a widget's scroll bars to a new scrollable size, a 
 keeps its scroll bars through a layout that leaves it as it was (:class:`SteadyScrollBars`), and
 the Python highlight query the code editor colours its text with. A tree-sitter query is compiled
 once per process (:func:`share_compiled_queries`): the code editor and the reference view use one
-compiled Python highlight query instead of compiling it for every document. Key names that name
+compiled Python highlight query instead of compiling it for every document. A document's parser
+reads its text through a callable that holds the document weakly (:func:`collectable_documents`):
+Textual hands tree-sitter a bound method, which the syntax tree keeps, and as the tree is not
+seen by Python's collector the document, its tree and everything drawn from it were never freed
+(a few thousand objects for every drill opened). Textual drops the watchers a removed widget
+set on another object (the app's theme, which every text area watches) only when the watched
+value changes; :func:`prune_watchers` drops them sooner, so a closed screen's text areas, their
+documents and drawn lines are freed. Textual's style cache keeps up to 1,024 widgets' caches of
+drawn lines in a cache of two background colours keyed by the widget's cache itself;
+:func:`release_closed_widgets` empties it with the watchers when the app settles after a screen
+change. Key names that name
 no character fail at once instead of being looked up in Python's Unicode name table
 (:func:`quick_key_name_lookups`). The code editor is a TextArea subclass: the private methods
 and attributes of TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the
@@ -43,7 +53,7 @@ else:
         if name == "SyntaxAwareDocument":
             from textual.document._syntax_aware_document import SyntaxAwareDocument
 
-            share_compiled_queries()
+            adapt_documents()
             return SyntaxAwareDocument
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -55,13 +65,17 @@ __all__ = [
     "FooterKey",
     "SteadyScrollBars",
     "SyntaxAwareDocument",
+    "adapt_documents",
+    "collectable_documents",
     "content_styles",
     "footer_ready",
     "intercept_frames",
     "key_bindings",
     "link_styled",
+    "prune_watchers",
     "python_highlights",
     "quick_key_name_lookups",
+    "release_closed_widgets",
     "scroll_bars_follow",
     "share_compiled_queries",
 ]
@@ -154,6 +168,58 @@ def share_compiled_queries() -> None:
     SyntaxAwareDocument.prepare_query = prepare_query  # type: ignore[method-assign,assignment]
 
 
+def collectable_documents() -> None:
+    """Make a syntax-aware document's parser read the text through a callable that holds the
+    document weakly (a document gone reads as empty), so a document no longer used is freed."""
+    import weakref
+
+    from textual.document._syntax_aware_document import SyntaxAwareDocument
+
+    read = SyntaxAwareDocument.__dict__["_read_callable"]
+    if isinstance(read, property):
+        return
+
+    def weak_reader(document: SyntaxAwareDocument) -> Callable[[int, tuple[int, int]], bytes]:
+        held = weakref.ref(document)
+
+        def reader(byte_offset: int, point: tuple[int, int]) -> bytes:
+            found = held()
+            return b"" if found is None else read(found, byte_offset, point)
+
+        return reader
+
+    SyntaxAwareDocument._read_callable = property(weak_reader)  # type: ignore[assignment,method-assign]
+
+
+def prune_watchers(owner: object, attribute: str | None = None) -> None:
+    """Drop the watchers of ``owner``'s reactive values (of ``attribute`` only, when named) that
+    widgets no longer mounted set (Textual keeps them until the value next changes)."""
+    watchers: dict[str, list[tuple[object, object]]] = getattr(owner, "__watchers", {})
+    for name, found in watchers.items():
+        if attribute is None or name == attribute:
+            found[:] = [
+                (node, callback)
+                for node, callback in found
+                if not getattr(node, "_closing", False) and getattr(node, "is_attached", True)
+            ]
+
+
+def release_closed_widgets(app: object) -> None:
+    """Let go of what closed widgets left on the app: their watchers of its values, and the style
+    cache's memo of background colours, which holds each widget's cache of drawn lines (an
+    ``lru_cache`` on a method keeps every instance it saw, up to 1,024)."""
+    from textual._styles_cache import StylesCache
+
+    prune_watchers(app)
+    StylesCache.get_inner_outer.cache_clear()
+
+
+def adapt_documents() -> None:
+    """Every adaptation of Textual's syntax-aware documents, once per process."""
+    share_compiled_queries()
+    collectable_documents()
+
+
 def python_highlights(code: str) -> Mapping[str, Sequence[Any]]:
     """The captures of Textual's own Python highlight query over ``code`` (name -> tree-sitter
     nodes, whose points are (row, byte column)): the spans the code editor colours. Empty when
@@ -162,7 +228,7 @@ def python_highlights(code: str) -> Mapping[str, Sequence[Any]]:
     from textual.document._syntax_aware_document import SyntaxAwareDocument
     from textual.widgets import TextArea
 
-    share_compiled_queries()
+    adapt_documents()
 
     language = get_language("python")
     if language is None:

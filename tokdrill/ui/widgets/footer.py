@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from tokdrill.ui.textual_internals import FooterKey, footer_ready
+from tokdrill.ui.textual_internals import FooterKey, footer_ready, prune_watchers
 
 PALETTE_EXTRA = 2  # the palette key's left border and right padding
 
@@ -143,9 +143,7 @@ class FittingFooter(Footer):
         binds to its ``compact``, and Textual prunes those watchers only when ``compact``
         changes; as the footer recomposes whenever the keys it shows change, the removed keys
         (and the work of restyling them) would otherwise pile up for as long as the app runs."""
-        watchers = getattr(self, "__watchers", {}).get("compact")
-        if watchers:
-            watchers[:] = [(node, callback) for node, callback in watchers if node.is_attached]
+        prune_watchers(self, "compact")
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != self._composed_width:
