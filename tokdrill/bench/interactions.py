@@ -34,8 +34,9 @@ machine; the UI thread's CPU time, median of 9, split by ``cProfile`` where note
 What is left is Textual's own: a layout places every widget of the screen again, and a region
 drawn over others is composited with every widget under it. Under load the wall time exceeds
 the CPU time above (tiktoken-cl100k passing: 9.4 ms of CPU, 11 to 22 ms of wall time): the frame
-waits for a core, and one process that runs beside it is the grading server's next standby
-sandbox, started as soon as the server answers.
+waits for a core. The grading server's next standby sandbox, which ran beside the frame when it
+was started as soon as the server answered, now starts a few frames later
+(:data:`tokdrill.grading.server.REFILL_AFTER_SECONDS`).
 """
 
 from __future__ import annotations

@@ -21,9 +21,10 @@ the app's own message loop, from the key press to the first frame painted with t
 frame rendered to terminal text as a terminal would get it). A warm verdict is a drill's hidden
 tests run on the submission plus the sandbox's own cost; the overhead figures time the same tests
 in a plain fork, in turn with the verdicts, so both drift alike with the machine's speed. Grading
-figures are given for root and for an ordinary account side by side. The growth table times each
-interaction figure at 1x, 10x and 100x of its data; the exponent is the slope of log time against
-log size (1 is linear)."""
+figures are given for root and for an ordinary account, on the user-namespace path and on the
+Landlock path (the one taken where user namespaces are refused), side by side. The growth table
+times each interaction figure at 1x, 10x and 100x of its data; the exponent is the slope of log
+time against log size (1 is linear)."""
 
 
 def _cell(text: str) -> str:
