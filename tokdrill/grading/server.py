@@ -18,9 +18,10 @@ import sys
 from tokdrill.grading.protocol import EndOfStream, read_frame, write_frame
 
 # After a verdict the next standby sandbox starts this much later, once the app has drawn the
-# verdict (its frame and the standby's start would share the cores), unless a request comes first:
-# a request then starts its own sandbox.
+# verdict (its frame and the standby's start would share the cores). A grade request that comes
+# first starts its own sandbox; any other request is answered once the standby has started.
 REFILL_AFTER_SECONDS = 0.05
+END = "end"  # not a request: the client closed its end while the server waited
 
 
 def serve(in_fd: int, out_fd: int) -> None:
@@ -40,12 +41,18 @@ def serve(in_fd: int, out_fd: int) -> None:
     grader = LocalGrader(keep_standby=True)
     hello = {"ok": True, "ready": True, "pid": os.getpid(), "notice": mechanisms.notice(found)}
     write_frame(out_fd, {**hello, "mode": choose_mode(found)})
+    waiting: dict[str, object] | None = None  # a request read while deciding on the standby
     while True:
-        try:
-            request = read_frame(in_fd)
-        except EndOfStream:
-            return
+        if waiting is None:
+            try:
+                request = read_frame(in_fd)
+            except EndOfStream:
+                return
+        else:
+            request, waiting = waiting, None
         op = request.get("op")
+        if op == END:
+            return
         try:
             if op == "grade":
                 spec = DrillSpec.from_json(request.get("drill"))
@@ -53,8 +60,10 @@ def serve(in_fd: int, out_fd: int) -> None:
                 filename = str(request.get("filename") or SUBMISSION_FILENAME)
                 verdict = grader.grade(spec, str(request.get("source", "")), limits, filename)
                 write_frame(out_fd, {"ok": True, "verdict": verdict.to_json()})
-                if not verdict.internal and not _request_within(in_fd, REFILL_AFTER_SECONDS):
-                    grader.refill(spec, limits)  # after answering: the next request finds it ready
+                if not verdict.internal:  # after answering: the next request finds it ready
+                    waiting = _next_request(in_fd, REFILL_AFTER_SECONDS)
+                    if waiting is None or waiting.get("op") != "grade":
+                        grader.refill(spec, limits)
             elif op == "prepare":
                 errors = []
                 last = None
@@ -79,10 +88,16 @@ def serve(in_fd: int, out_fd: int) -> None:
             write_frame(out_fd, {"ok": True, "verdict": verdict.to_json()})
 
 
-def _request_within(fd: int, seconds: float) -> bool:
-    """Whether a request arrives on ``fd`` within ``seconds``."""
+def _next_request(fd: int, seconds: float) -> dict[str, object] | None:
+    """The request that arrives on ``fd`` within ``seconds`` (``{"op": END}`` if the client closed
+    its end), or None."""
     readable, _, _ = select.select([fd], [], [], seconds)
-    return bool(readable)
+    if not readable:
+        return None
+    try:
+        return read_frame(fd)
+    except (EndOfStream, ValueError):  # closed, or not a frame: the server ends as it would have
+        return {"op": END}
 
 
 def _mapping(value: object) -> dict[str, object]:
