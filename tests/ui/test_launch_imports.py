@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 # What Today never uses: the grader and its verdicts, Anki, the charts and their plotting library
 # and series, mock rounds, the own-editor rules (and hashlib), the salvage of a damaged database,
@@ -92,34 +93,32 @@ asyncio.run(run())
 """
 
 
-def test_a_retype_drill_opens_without_markdown_or_pygments(tmp_path: Path) -> None:
-    """The prompt's Markdown waits until it is shown, and the reference is coloured with the
-    editor's tree-sitter highlighting, not a second highlighter."""
+def run_probe(code: str, home: Path) -> dict[str, Any]:
+    """Run ``code`` in a fresh interpreter over the data folder ``home``; its last line, read as JSON."""
     done = subprocess.run(
-        [sys.executable, "-c", RETYPE],
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
-        env={"PATH": "/usr/bin:/bin", "TOKDRILL_HOME": str(tmp_path), "HOME": str(tmp_path)},
+        env={"PATH": "/usr/bin:/bin", "TOKDRILL_HOME": str(home), "HOME": str(home)},
         timeout=120,
         check=True,
     )
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
+
+
+def test_a_retype_drill_opens_without_markdown_or_pygments(tmp_path: Path) -> None:
+    """The prompt's Markdown waits until it is shown, and the reference is coloured with the
+    editor's tree-sitter highlighting, not a second highlighter."""
+    report = run_probe(RETYPE, tmp_path)
     assert report["screen"] == "DrillScreen"
     loaded = set(report["loaded"])
     assert not {"markdown_it", "pygments", "secrets"} & loaded, sorted({"markdown_it", "pygments", "secrets"} & loaded)
 
 
 def test_the_first_screen_is_shown_without_the_modules_it_does_not_use(tmp_path: Path) -> None:
-    for _ in range(2):  # the second start reads the content from its cache, as every later start does
-        done = subprocess.run(
-            [sys.executable, "-c", LAUNCH],
-            capture_output=True,
-            text=True,
-            env={"PATH": "/usr/bin:/bin", "TOKDRILL_HOME": str(tmp_path), "HOME": str(tmp_path)},
-            timeout=120,
-            check=True,
-        )
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    run_probe(LAUNCH, tmp_path)  # the second start reads the content from its cache, as every later start does
+    report = run_probe(LAUNCH, tmp_path)
     loaded = set(report["first_frame"])
     assert "tokdrill.ui.screens.home" in loaded  # the probe did reach the first screen
     early = sorted(m for m in NOT_AT_LAUNCH if m in loaded or any(n.startswith(m + ".") for n in loaded))
@@ -130,15 +129,7 @@ def test_the_first_screen_is_shown_without_the_modules_it_does_not_use(tmp_path:
 def test_garbage_collection_waits_for_the_first_frame(tmp_path: Path) -> None:
     """No collection walks the modules and content the launch is still loading; at the first
     frame that heap is frozen (later passes skip it) and collection is back on."""
-    done = subprocess.run(
-        [sys.executable, "-c", LAUNCH],
-        capture_output=True,
-        text=True,
-        env={"PATH": "/usr/bin:/bin", "TOKDRILL_HOME": str(tmp_path), "HOME": str(tmp_path)},
-        timeout=120,
-        check=True,
-    )
-    collecting = json.loads(done.stdout.strip().splitlines()[-1])["collecting"]
+    collecting = run_probe(LAUNCH, tmp_path)["collecting"]
     assert collecting["built"] is False, "collection ran while the app was being built"
     assert collecting["first_frame"] is True, "collection is still off once Today is shown"
     assert collecting["frozen"] > 10_000, collecting  # the launch's objects, frozen at the first frame
