@@ -30,8 +30,8 @@ from hostile import (
 from textual import events
 from textual.dom import DOMNode
 from textual.pilot import Pilot
-from textual.widgets import Input, Markdown, TextArea
-from ui_helpers import SMALL, screen_lines, screen_text, submit
+from textual.widgets import Input, TextArea
+from ui_helpers import SMALL, drawn, screen_lines, screen_text, submit
 
 from tokdrill.backend import Backend
 from tokdrill.cli import main as cli_main
@@ -95,21 +95,11 @@ def hostile(
     backend.close()
 
 
-async def settle(pilot: Pilot[None]) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    for markdown in pilot.app.screen.query(Markdown):
-        async with markdown.lock:
-            pass
-    await pilot.pause()
-
-
 async def open_drill(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
     app.post_message(OpenDrill(DRILL, "recall"))
-    await settle(pilot)
+    await drawn(pilot)
     await pilot.press(*keys)  # the restore dialog first: y or n
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def failed_submission(app: TokdrillApp, pilot: Pilot[None]) -> None:
@@ -127,7 +117,7 @@ async def other_drill(app: TokdrillApp, pilot: Pilot[None]) -> None:
     app.screen.query_one(TextArea).insert("x")
     await pilot.pause()
     app.post_message(OpenDrill("bytes-to-unicode", "recall"))
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def give_up_toast(app: TokdrillApp, pilot: Pilot[None]) -> None:
@@ -136,39 +126,39 @@ async def give_up_toast(app: TokdrillApp, pilot: Pilot[None]) -> None:
 
 async def card(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
     app.post_message(OpenCard(CARD))
-    await settle(pilot)
+    await drawn(pilot)
     await pilot.press(*keys)
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def typed_answer(app: TokdrillApp, pilot: Pilot[None]) -> None:
     await card(app, pilot, "t")
     app.screen.query_one("#typed-answer", TextArea).load_text("nothing that matches")
     await pilot.press("ctrl+s")
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def browse(app: TokdrillApp, pilot: Pilot[None], query: str) -> None:
     await pilot.press("f3")
-    await settle(pilot)
+    await drawn(pilot)
     app.screen.query_one("#search", Input).value = query
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def interview_date(app: TokdrillApp, pilot: Pilot[None]) -> None:
     await pilot.press("i")
-    await settle(pilot)
+    await drawn(pilot)
     app.screen.query_one(Input).value = MARKUP
     await pilot.press("enter")
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def palette(app: TokdrillApp, pilot: Pilot[None]) -> None:
     await pilot.press("ctrl+p")
-    await settle(pilot)
+    await drawn(pilot)
     await pilot.press(*"click")
     for _ in range(300):  # the palette gathers its hits in a worker: up to 30 s on a loaded machine
-        await settle(pilot)
+        await drawn(pilot)
         if ACTION in screen_text(app):
             break
         await pilot.pause(0.1)
@@ -180,24 +170,24 @@ async def mock(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
 
     plan = MockPlan(DRILL, (CARD,), (0,), 45 * 60)
     await app.push_screen(MockScreen(app.backend, plan))
-    await settle(pilot)
+    await drawn(pilot)
     await pilot.press(*keys)
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def opened(app: TokdrillApp, pilot: Pilot[None], drill_mode: Mode | None = None) -> None:
     app.post_message(OpenDrill(DRILL, drill_mode))
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def press(app: TokdrillApp, pilot: Pilot[None], *keys: str) -> None:
     await pilot.press(*keys)
-    await settle(pilot)
+    await drawn(pilot)
 
 
 Step = Callable[[TokdrillApp, Pilot[None]], Awaitable[None]]
 STEPS: dict[str, tuple[Step, str]] = {  # each step and hostile text it must show literally (on one line)
-    "today": (lambda app, pilot: settle(pilot), ACTION),
+    "today": (lambda app, pilot: drawn(pilot), ACTION),
     "mode choice": (opened, TITLE),
     "restore draft": (lambda app, pilot: opened(app, pilot, "recall"), MARKUP),
     "drill": (lambda app, pilot: open_drill(app, pilot, "y"), "https://example.org/" + ACTION),

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from factories import record_retype_pass, seed_practice
 from textual.pilot import Pilot
-from textual.widgets import Markdown, TextArea
-from ui_helpers import SMALL
+from textual.widgets import TextArea
+from ui_helpers import SMALL, drawn
 
 from tokdrill.backend import Backend
 from tokdrill.clock import FixedClock
@@ -82,17 +82,6 @@ def _home(home: Path) -> Path:
     return home
 
 
-async def settle(pilot: Pilot[None]) -> None:
-    """Wait for workers (grading) and Markdown rendering to finish."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    for markdown in pilot.app.screen.query(Markdown):
-        async with markdown.lock:
-            pass
-    await pilot.pause()
-
-
 def drill_at(mode: str, *steps: str) -> Callable[[Pilot[None]], Awaitable[None]]:
     """Open the drill in ``mode``, then: ``mid`` (the reference half typed with a slip),
     ``fail`` (a wrong submission graded), ``pass`` (the reference submitted)."""
@@ -114,7 +103,7 @@ def drill_at(mode: str, *steps: str) -> Callable[[Pilot[None]], Awaitable[None]]
                 screen.editor.load_text(WRONG if step == "fail" else reference)
                 await pilot.pause()
                 await pilot.press("ctrl+s")
-            await settle(pilot)
+            await drawn(pilot)
 
     return run_before
 
@@ -126,12 +115,12 @@ async def review_typed(pilot: Pilot[None]) -> None:
         "append it to the merge list until the target size."
     )
     await pilot.press("ctrl+s")
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def press(pilot: Pilot[None], *keys: str) -> None:
     await pilot.press(*keys)
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def mistakes_logged(pilot: Pilot[None]) -> None:
@@ -147,7 +136,7 @@ async def mistakes_logged(pilot: Pilot[None]) -> None:
     screen.editor.load_text(app.backend.reference(screen.drill) + wrong)
     await pilot.pause()
     await pilot.press("ctrl+s")
-    await settle(pilot)
+    await drawn(pilot)
     app.backend.store  # noqa: B018 - the logged concepts written
     await press(pilot, "escape", "m")
 
@@ -210,7 +199,7 @@ async def open_drill(pilot: Pilot[None], mode: str) -> None:
     app = pilot.app
     assert isinstance(app, TokdrillApp)
     app.start_drill(DRILL, mode)  # type: ignore[arg-type]
-    await settle(pilot)
+    await drawn(pilot)
 
 
 async def drill_then(pilot: Pilot[None], *keys: str) -> None:

@@ -14,6 +14,7 @@ from textual.app import App
 from textual.keys import REPLACED_KEYS, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Markdown
 
 from tokdrill.backend import Backend
 from tokdrill.progress.records import Mode
@@ -47,6 +48,17 @@ async def settle(pilot: Pilot[None], ready: Callable[[], bool], seconds: float =
             return
         await pilot.pause(0.05)
     assert ready(), "the app never reached the expected state"
+
+
+async def drawn(pilot: Pilot[None]) -> None:
+    """Wait for workers (grading) and Markdown rendering to finish."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    for markdown in pilot.app.screen.query(Markdown):
+        async with markdown.lock:
+            pass
+    await pilot.pause()
 
 
 async def submit(app: TokdrillApp, pilot: Pilot[None]) -> None:
