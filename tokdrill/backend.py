@@ -16,10 +16,11 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+
+from msgspec import Struct
 
 from tokdrill import locations
 from tokdrill.clock import Clock, SystemClock
@@ -50,8 +51,7 @@ if TYPE_CHECKING:  # the grader, mock rounds and charts load when first used, no
     from tokdrill.practice.series import ChartSeries
 
 
-@dataclass(frozen=True)
-class Today:
+class Today(Struct, frozen=True):
     """What the Today screen shows: the due counts, the due drills (their queue items and
     drills, in order), the cards pulled by failed tests (with their titles), the drill a
     newcomer starts with, the interview countdown, readiness, streak and today's work."""
@@ -72,8 +72,7 @@ class Today:
     first_drill: Drill | None
 
 
-@dataclass(frozen=True)
-class AttemptSummary:
+class AttemptSummary(Struct, frozen=True):
     """What a passed attempt produced: its time against the target and the previous best."""
 
     seconds: float
@@ -84,8 +83,7 @@ class AttemptSummary:
     next_due: str
 
 
-@dataclass(frozen=True)
-class MockAnswerView:
+class MockAnswerView(Struct, frozen=True):
     """One answer on a mock round's scorecard: the question asked, what was typed, the key
     points covered and missed (main answers), and the model answer (follow-ups)."""
 
@@ -95,8 +93,7 @@ class MockAnswerView:
     model_answer: str
 
 
-@dataclass(frozen=True)
-class Scheduled:
+class Scheduled(Struct, frozen=True):
     """What a mock round scheduled for one item: the round's drill (``next_due`` its next due
     day as text, or "-"), a card it asked (the ``rating`` its answer earned), or a card its drill
     made due today (``concept``: the concept the drill failed)."""
@@ -108,8 +105,7 @@ class Scheduled:
     concept: str | None = None
 
 
-@dataclass(frozen=True)
-class MockScorecard:
+class MockScorecard(Struct, frozen=True):
     """What a finished mock round shows: the round as stored, the drill's title, each answer,
     and what is now scheduled because of the round."""
 

@@ -4,9 +4,11 @@ way a duration is written for people (``m:ss``)."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
+
+import msgspec
+from msgspec import Struct
 
 
 class Clock(Protocol):
@@ -27,11 +29,10 @@ class SystemClock:
         return time.monotonic()
 
 
-@dataclass
-class FixedClock:
+class FixedClock(Struct):
     """A clock that only moves when told to: ``advance(seconds=...)``."""
 
-    current: datetime = field(default_factory=lambda: datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
+    current: datetime = msgspec.field(default_factory=lambda: datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
     _mono: float = 1000.0
 
     def now(self) -> datetime:

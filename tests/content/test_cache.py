@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import pickle
+import struct
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import ordinary_account
 import pytest
 from content_helpers import deck_yaml, drill_yaml
@@ -140,6 +142,13 @@ def test_duplicate_ids_are_checked_even_when_every_file_is_cached(
     assert [(e.path.name, e.field) for e in library.errors] == [("z.yaml", "cards[0].id")]
 
 
+def _said_count(data: bytes, change: int) -> bytes:
+    """``data`` with the number of entries its header gives changed by ``change``."""
+    start = data.index(b"\n", len(content_cache.MAGIC)) + 1  # after the fingerprint line
+    (count,) = struct.unpack_from("<Q", data, start)
+    return data[:start] + struct.pack("<Q", count + change) + data[start + 8 :]
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -148,8 +157,10 @@ def test_duplicate_ids_are_checked_even_when_every_file_is_cached(
         lambda data: data[:-10] + bytes(10),  # bytes changed: CRC mismatch
         lambda data: b"not a cache at all\n" + data,  # foreign
         lambda data: data.split(b"\n", 1)[0] + b"\n" + pickle.dumps({"x": 1}),  # right magic, wrong header
+        lambda data: _said_count(data, +1),  # cut after a whole entry: one entry fewer than the header says
+        lambda data: _said_count(data, -1),  # an entry more than the header says
     ],
-    ids=["empty", "truncated", "changed", "foreign", "bad-header"],
+    ids=["empty", "truncated", "changed", "foreign", "bad-header", "entry-missing", "entry-extra"],
 )
 def test_a_damaged_cache_file_is_ignored_and_rebuilt(
     content_dir: Path, cache_dir: Path, parses: list[Path], damage: Callable[[bytes], bytes]
@@ -303,7 +314,7 @@ def test_a_cache_file_someone_else_wrote_is_never_unpickled(tmp_path: Path) -> N
         key, entry = next(iter(entries.items()))
         result = entry[5]
         assert result.deck is not None
-        poisoned_deck = result.deck.deck.__class__(**{**result.deck.deck.__dict__, "title": "POISONED"})
+        poisoned_deck = msgspec.structs.replace(result.deck.deck, title="POISONED")
         poisoned = result._replace(deck=result.deck._replace(deck=poisoned_deck))
         assert content_cache.write_cache_file(file, {key: (*entry[:5], poisoned)})
         # the control: in the user's own private file, the entry is used as it stands
@@ -325,3 +336,15 @@ def test_a_cache_file_someone_else_wrote_is_never_unpickled(tmp_path: Path) -> N
         assert done.stdout.strip() == "Deck trusted-deck"  # parsed afresh, the poisoned entry ignored
     finally:
         shutil.rmtree(shared)
+
+
+def test_a_reference_cited_in_two_files_is_one_object_parsed_or_cached(content_dir: Path, cache_dir: Path) -> None:
+    cited = "    references:\n      - title: Subword Units\n        venue: ACL 2016\n"
+    for deck in ("first", "second"):
+        text = deck_yaml(deck, f"{deck}-card") + cited
+        (content_dir / f"{deck}.yaml").write_text(text, encoding="utf-8")
+    for _ in range(2):  # parsed, then read from the cache
+        library = load(content_dir, cache_dir)
+        (one,) = library.card("first-card").references
+        (other,) = library.card("second-card").references
+        assert one is other and one.title == "Subword Units"

@@ -3,9 +3,9 @@ same day, passing later does not undo it, reviewing the card does; weak items co
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import timedelta
 
+import msgspec
 import pytest
 from factories import make_attempt
 
@@ -28,7 +28,7 @@ def library() -> Library:
 def taught(catalog: Catalog) -> Catalog:
     """The small catalog with card b2 teaching merge-order and w1 teaching tie-break; the
     wordpiece drill checks tie-break."""
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         catalog,
         card_concepts={"b2": ("merge-order",), "w1": ("tie-break",)},
         drill_concepts={"wordpiece": ("tie-break",)},

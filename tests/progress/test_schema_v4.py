@@ -7,6 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import msgspec
 import pytest
 from factories import T0
 
@@ -51,7 +52,7 @@ def test_mock_rounds_and_starts_round_trip(tmp_path: Path) -> None:
         first = store.add_mock_round(mock)
         assert store.add_mock_round(mock) == first  # the same round twice is stored once
         (back,) = store.mock_rounds()
-        assert back == MockRound(**{**mock.__dict__, "id": first})
+        assert back == msgspec.structs.replace(mock, id=first)
         with store.write() as w:
             w.put_start(Start("bpe-encode", "recall", "/tmp/x.py", T0, 3))
         assert store.start("bpe-encode") == Start("bpe-encode", "recall", "/tmp/x.py", T0, 3)

@@ -8,6 +8,7 @@ import sys
 import threading
 from datetime import date, timedelta
 
+import msgspec
 import pytest
 from factories import T0, fsrs_state, make_attempt
 
@@ -27,7 +28,7 @@ def test_attempt_round_trips_every_field(store: Store) -> None:
     attempt = make_attempt(keystrokes=812, retype_accuracy=0.975, submissions=4)
     attempt_id = store.add_attempt(attempt)
     (stored,) = store.attempts()
-    assert stored == attempt.__class__(**{**attempt.__dict__, "id": attempt_id})
+    assert stored == msgspec.structs.replace(attempt, id=attempt_id)
 
 
 def test_passed_attempt_clears_its_draft_only(store: Store) -> None:

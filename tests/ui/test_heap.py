@@ -203,3 +203,20 @@ async def test_the_collector_waits_from_a_verdict_to_its_frame(backend: Backend)
                 break
             await pilot.pause(0.05)
         assert held == [True] and gc.isenabled()  # off for the frame, back on once it is drawn
+
+
+async def test_strips_drawn_with_a_drill_open_make_only_the_caches_they_use(backend: Backend) -> None:
+    """Textual would give every strip seven caches of derived strips (9,000 with a drill open,
+    nearly all empty); the app's strips make one when first used."""
+    from textual.cache import FIFOCache
+    from textual.strip import Strip
+
+    app = TokdrillApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_drill(app, pilot, "bytes-to-unicode", "retype")
+        await pilot.pause()
+        objects = gc.get_objects()
+        strips = sum(isinstance(o, Strip) for o in objects)
+        caches = sum(isinstance(o, FIFOCache) for o in objects)
+    assert strips > 200, strips  # the screen was drawn
+    assert caches < strips, (caches, strips)  # seven per strip without lazy caches

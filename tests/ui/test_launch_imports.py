@@ -57,11 +57,26 @@ NOT_AT_LAUNCH = (
 LAUNCH = """
 import gc, json, sys
 from tokdrill.cli import build_parser
+from tokdrill.ui import heap
 from tokdrill.ui.launch import build_app
 
+collecting = {}
+passes = lambda: sum(generation["collections"] for generation in gc.get_stats())
+pause, imports_done = heap.pause_collection, heap.imports_done
+
+def paused():
+    collecting["passes_before_imports"] = passes()
+    return pause()
+
+def imported(paused):
+    collecting["passes_during_imports"] = passes() - collecting["passes_before_imports"]
+    imports_done(paused)
+
+heap.pause_collection, heap.imports_done = paused, imported
 app = build_app(build_parser([]).parse_args([]))  # as `tokdrill` with no arguments
 seen = []
-collecting = {"built": gc.isenabled()}
+collecting["built"] = gc.isenabled()
+collecting["frozen_when_built"] = gc.get_freeze_count()
 
 def first_frame():
     seen.extend(sys.modules)
@@ -126,10 +141,13 @@ def test_the_first_screen_is_shown_without_the_modules_it_does_not_use(tmp_path:
     assert "tokdrill.ui.screens.drill" not in report["after_quit"]  # quitting from Today loads no drill screen
 
 
-def test_garbage_collection_waits_for_the_first_frame(tmp_path: Path) -> None:
-    """No collection walks the modules and content the launch is still loading; at the first
-    frame that heap is frozen (later passes skip it) and collection is back on."""
+def test_garbage_collection_waits_for_the_imports_and_freezes_them(tmp_path: Path) -> None:
+    """No collection walks the modules the launch is still importing; once they are in they are
+    frozen (later passes skip them) and collection is back on for reading content and drawing
+    the first screen; at the first frame the heap is frozen again."""
     collecting = run_probe(LAUNCH, tmp_path)["collecting"]
-    assert collecting["built"] is False, "collection ran while the app was being built"
-    assert collecting["first_frame"] is True, "collection is still off once Today is shown"
+    assert collecting["passes_during_imports"] == 0, "collection ran while the app's modules were imported"
+    assert collecting["built"] is True, "collection is still off once the modules are in"
+    assert collecting["frozen_when_built"] > 10_000, collecting  # the imported modules
+    assert collecting["first_frame"] is True, "collection is off once Today is shown"
     assert collecting["frozen"] > 10_000, collecting  # the launch's objects, frozen at the first frame

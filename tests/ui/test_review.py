@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from datetime import timedelta
 
+import msgspec
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, TextArea
 from ui_helpers import SIZE, SMALL, after_refresh, burst, screen_text
@@ -167,7 +167,7 @@ async def test_nothing_due_offers_study_more(app: TokdrillApp, backend: Backend)
 async def test_typed_feedback_names_the_phrase_that_matched_among_alternatives(
     app: TokdrillApp, backend: Backend
 ) -> None:
-    card = dataclasses.replace(
+    card = msgspec.structs.replace(
         backend.library.all_cards()[0], key_points=("argmax | most frequent", "rank order | by rank")
     )
     async with app.run_test(size=SIZE) as pilot:

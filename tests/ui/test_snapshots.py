@@ -7,11 +7,11 @@ Update with: python -m pytest tests/ui/test_snapshots.py --snapshot-update
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
 from pathlib import Path
 
+import msgspec
 import pytest
 from factories import record_retype_pass, seed_practice
 from textual.pilot import Pilot
@@ -36,7 +36,7 @@ class SnapshotBackend(Backend):
     """The real backend with grading's wall-clock duration pinned (it is the one varying figure)."""
 
     def grade(self, drill: Drill, source: str) -> Verdict:
-        return dataclasses.replace(super().grade(drill, source), seconds=0.05)
+        return msgspec.structs.replace(super().grade(drill, source), seconds=0.05)
 
 
 def snapshot_app(

@@ -16,6 +16,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.cache import FIFOCache
 from textual.color import Color
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -293,3 +294,43 @@ def test_textual_shows_and_types_keys_as_it_did_through_the_wrapper(monkeypatch:
     assert [(format_key(key), key_to_character(key)) for key in KEYS] == before
     assert "ESCAPE" in asked  # Textual's key module still looks names up through ``unicodedata``
     assert not [name for name in asked if textual_internals.NOT_CHARACTER_NAMES.fullmatch(name.upper())]
+
+
+def _slots_set(init: object) -> dict[str, object]:
+    strip = Strip.__new__(Strip)
+    init(strip, [Segment("ab"), Segment("cd")])  # type: ignore[operator]
+    found = {}
+    for name in Strip.__slots__:
+        try:
+            found[name] = Strip.__dict__[name].__get__(strip, Strip)
+        except AttributeError:
+            continue
+    return found
+
+
+def test_a_strip_made_by_textual_holds_the_caches_the_app_makes_lazily() -> None:
+    made = _slots_set(textual_internals.TEXTUAL_STRIP_INIT)
+    caches = {name: value for name, value in made.items() if isinstance(value, FIFOCache)}
+    assert {name: cache._maxsize for name, cache in caches.items()} == dict(textual_internals.STRIP_CACHES)
+    # the lazy __init__ sets every other slot as Textual's does
+    assert set(_slots_set(textual_internals._strip_init)) == set(made) - set(caches)
+
+
+def test_a_strip_makes_a_cache_when_first_used_and_then_keeps_it() -> None:
+    textual_internals.lazy_strip_caches()
+    strip = Strip([Segment("hello"), Segment(" world")])
+    assert not [name for name in textual_internals.STRIP_CACHES if _has_slot(strip, name)]  # none made yet
+    first = strip.crop(0, 3)
+    assert _has_slot(strip, "_crop_cache") and not _has_slot(strip, "_style_cache")
+    assert strip.crop(0, 3) is first  # served from the cache made on first use
+    assert first.text == "hel" and strip.text == "hello world"
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        strip.no_such_thing  # type: ignore[attr-defined]  # noqa: B018
+
+
+def _has_slot(strip: Strip, name: str) -> bool:
+    try:
+        Strip.__dict__[name].__get__(strip, Strip)
+    except AttributeError:
+        return False
+    return True

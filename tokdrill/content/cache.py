@@ -8,13 +8,17 @@ concepts and id uniqueness on every load, so a cached file can never hide a newl
 
 Layout: one file per content folder ("root"), ``<cache dir>/content/<hash of the root>.pickle``,
 holding an entry per content file. One combined file per root measured faster than one file per
-content file (fewer opens and reads; see ``tokdrill bench --only content``).
+content file (fewer opens and reads; see ``tokdrill bench --only content``). After a header line
+(:data:`MAGIC` and :func:`fingerprint`) and the number of entries, each entry is its own pickle
+of ``(key, entry)``, preceded by its length and CRC-32. Pickling entry by entry keeps what a
+write holds at once to one entry (pickling the whole folder at once held its bytes and a memo
+of every object, over a megabyte on a first start).
 
 Invalidation: an entry is used only when the file's absolute path, the path as given (errors and
 origins name it), its device and inode (which file the path really reaches), its ``mtime_ns``
 and its size all match; a cache file only when its header matches :func:`fingerprint` (format
 version, tokdrill version, Python's cache tag, and the size and mtime of the modules that build
-the cached objects and of PyYAML) and its length and CRC-32 check out. Like make, this trusts
+the cached objects and of PyYAML) and every entry's length and CRC-32 check out. Like make, this trusts
 mtime: an edit that keeps the size and lands within the file system's timestamp granularity of
 the previous write (milliseconds on Linux file systems, 2 s on FAT) goes unseen until the next
 edit.
@@ -43,10 +47,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bump when the cache file layout or the meaning of a cached result changes."""
 
 MAGIC = b"tokdrill content cache\n"
+_COUNT = struct.Struct("<Q")
 _LENGTH_CRC = struct.Struct("<QI")
 _SUBFOLDER = "content"
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
@@ -131,43 +136,50 @@ def read_cache_file(path: Path) -> dict[str, Entry]:
             data = handle.read()
     except OSError:
         return {}
+    return _entries(data)
+
+
+def _entries(data: bytes) -> dict[str, Entry]:
+    """The entries of a cache file's ``data``; empty unless every part of it checks out."""
     head = MAGIC + fingerprint() + b"\n"
     if not data.startswith(head):
         return {}
-    offset = len(head) + _LENGTH_CRC.size
+    view = memoryview(data)
     try:
-        length, crc = _LENGTH_CRC.unpack_from(data, len(head))
-    except struct.error:
-        return {}
-    payload = memoryview(data)[offset:]
-    if len(payload) != length or zlib.crc32(payload) != crc:
-        return {}
-    try:
-        entries = pickle.loads(payload)
+        (count,) = _COUNT.unpack_from(data, len(head))
+        offset = len(head) + _COUNT.size
+        entries: dict[str, Entry] = {}
+        for _ in range(count):
+            length, crc = _LENGTH_CRC.unpack_from(data, offset)
+            offset += _LENGTH_CRC.size
+            payload = view[offset : offset + length]
+            offset += length
+            if len(payload) != length or zlib.crc32(payload) != crc:
+                return {}
+            key, entry = pickle.loads(payload)
+            entries[key] = entry
     except Exception:  # noqa: BLE001 - anything wrong with the cache only means a rebuild
         return {}
-    return entries if isinstance(entries, dict) else {}
+    return entries if offset == len(data) else {}
 
 
 def write_cache_file(path: Path, entries: dict[str, Entry]) -> bool:
     """Atomically replace ``path`` with ``entries``; False (and nothing changed) on any failure."""
-    try:
-        payload = pickle.dumps(entries, protocol=_PROTOCOL)
-    except Exception:  # noqa: BLE001 - e.g. an unpicklable value: then just do not cache
-        return False
     import tempfile  # only when writing: a warm load never does
 
-    head = MAGIC + fingerprint() + b"\n" + _LENGTH_CRC.pack(len(payload), zlib.crc32(payload))
     tmp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")  # mode 0600
         with os.fdopen(fd, "wb") as handle:
-            handle.write(head)
-            handle.write(payload)
+            handle.write(MAGIC + fingerprint() + b"\n" + _COUNT.pack(len(entries)))
+            for item in entries.items():
+                payload = pickle.dumps(item, protocol=_PROTOCOL)
+                handle.write(_LENGTH_CRC.pack(len(payload), zlib.crc32(payload)))
+                handle.write(payload)
         os.replace(tmp, path)
         tmp = None
-    except OSError:
+    except Exception:  # noqa: BLE001 - an unwritable folder or an unpicklable value: then just do not cache
         return False
     finally:
         if tmp is not None:

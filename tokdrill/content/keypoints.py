@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+
+from msgspec import Struct
 
 ALTERNATIVE_SEPARATOR = "|"
 COVERAGE_THRESHOLD = 0.6
@@ -67,8 +68,7 @@ _STOPWORDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class KeyPointMatch:
+class KeyPointMatch(Struct, frozen=True):
     """One key point and whether the answer covers it.
 
     ``matched`` is the phrase (one of the point's alternatives) the answer covered, or None.

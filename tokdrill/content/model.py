@@ -1,7 +1,8 @@
 """The content model: drills, flashcards, decks, concepts and the errors found while loading them.
 
-Every object is a frozen dataclass built by :mod:`tokdrill.content.loader`; ids are stable
-(progress is keyed by them), so editing wording never loses history.
+Every object is frozen and built by :mod:`tokdrill.content.loader`: msgspec Structs, except
+:class:`Drill` and :class:`Library`, dataclasses with fields left out of hashing or ``__init__``.
+Ids are stable (progress is keyed by them), so editing wording never loses history.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from msgspec import Struct
 
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
@@ -36,8 +39,7 @@ def display_path(path: Path | str) -> str:
         return os.fspath(path)
 
 
-@dataclass(frozen=True)
-class ContentError:
+class ContentError(Struct, frozen=True):
     """One problem in a content file; ``str()`` gives ``path:line: field: message``.
 
     ``field`` is a dotted path into the file (``cards[2].answer``, ``references[0].url``), or
@@ -60,8 +62,7 @@ class ContentError:
         return {"path": str(self.path), "line": self.line, "field": self.field, "message": self.message}
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(Struct, frozen=True):
     """Where an item was defined: its file and the 1-based line its mapping starts on."""
 
     path: Path
@@ -71,8 +72,7 @@ class Origin:
         return f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(Struct, frozen=True):
     """A paper or library document a drill or card rests on, for the user to follow.
 
     ``title`` is always given, and at least one of ``venue`` (``ACL 2016``,
@@ -92,6 +92,10 @@ class Reference:
             head = f"{head} ({self.year})" if head else f"({self.year})"
         return ". ".join(part for part in (head, self.title, self.venue, self.url) if part)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Unpickled as the one shared copy (see :func:`shared_reference`)."""
+        return _shared_reference, (self.title, self.authors, self.year, self.venue, self.url)
+
     def to_json(self) -> dict[str, object]:
         """``title`` plus each optional field that is given."""
         document: dict[str, object] = {"title": self.title}
@@ -100,8 +104,22 @@ class Reference:
         return document
 
 
-@dataclass(frozen=True)
-class Concept:
+_REFERENCES: dict[Reference, Reference] = {}
+
+
+def shared_reference(reference: Reference) -> Reference:
+    """The one copy of an equal reference made before (else ``reference`` itself): the same paper
+    is cited by many cards and drills, in many files."""
+    return _REFERENCES.setdefault(reference, reference)
+
+
+def _shared_reference(
+    title: str, authors: str | None, year: int | None, venue: str | None, url: str | None
+) -> Reference:
+    return shared_reference(Reference(title, authors, year, venue, url))
+
+
+class Concept(Struct, frozen=True):
     """One idea that hidden tests check and cards teach (``merge-order``, ``tie-break``...).
 
     ``lesson`` is the one sentence to remember; ``origin`` is where the concept is defined.
@@ -121,7 +139,7 @@ def bare_test_name(name: str) -> str:
     return name.split("[", 1)[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Drill:
     """A timed coding drill graded by hidden tests.
 
@@ -175,16 +193,14 @@ def introduction_order(drill: Drill) -> tuple[int, int, str]:
     return (DIFFICULTIES.index(drill.difficulty), drill.target_seconds, drill.id)
 
 
-@dataclass(frozen=True)
-class FollowUp:
+class FollowUp(Struct, frozen=True):
     """A deeper question asked after a card's main one, with its answer (Markdown)."""
 
     question: str
     answer: str
 
 
-@dataclass(frozen=True)
-class SeeIt:
+class SeeIt(Struct, frozen=True):
     """A text a card or drill opens in the Playground ("see it"), with the encodings to compare
     and a line saying what to look at."""
 
@@ -193,8 +209,7 @@ class SeeIt:
     note: str = ""
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(Struct, frozen=True):
     """One flashcard. ``key_points`` are short phrases a good answer mentions (a point may list
     alternatives, ``argmax | most frequent``); ``concepts`` are the concept ids it teaches."""
 
@@ -211,8 +226,7 @@ class Card:
     see_it: SeeIt | None = None
 
 
-@dataclass(frozen=True)
-class Deck:
+class Deck(Struct, frozen=True):
     """A themed group of cards, loaded from one file."""
 
     id: str

@@ -21,10 +21,11 @@ import re
 import sys
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from types import ModuleType
+
+from msgspec import Struct
 
 REFERENCE_PACKAGE = "reference_impl"
 SYMBOL_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
@@ -35,13 +36,17 @@ class SymbolError(LookupError):
     """A drill symbol that the reference package does not provide (message says why)."""
 
 
-@dataclass(frozen=True)
-class _Parsed:
+class _Parsed(Struct, frozen=True):
     lines: tuple[str, ...]
     tree: ast.Module
 
 
-@cache
+PARSED_KEPT = 2
+"""Syntax trees kept at once: a symbol reads its package's ``__init__.py`` and the file that
+defines it; a tree weighs far more than its file, so checking every drill never holds them all."""
+
+
+@lru_cache(maxsize=PARSED_KEPT)
 def _parse(path: str) -> _Parsed:
     text = Path(path).read_text(encoding="utf-8")
     return _Parsed(tuple(text.splitlines()), ast.parse(text, filename=path))

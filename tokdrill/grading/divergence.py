@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from types import FunctionType, ModuleType
 from typing import Any
+
+from msgspec import Struct
 
 MARKER = "first divergence: "
 MAX_SENTENCE = 300
@@ -157,8 +158,7 @@ def longest_match(state: WordPieceState, word: str, got: object) -> str | None:
     return f"the reference splits {word!r} into {len(expected)} pieces; you gave {_short(got)}"
 
 
-@dataclass(frozen=True, slots=True)
-class Traced:
+class Traced(Struct, frozen=True):
     """A traced function of the drills: how the reference answers the same call (``replay``) and
     how a wrong answer is explained from the call's arguments. A method captures what its object's
     answer depends on (``capture``) in place of the object itself."""

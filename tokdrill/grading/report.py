@@ -12,8 +12,9 @@ a test's failure text for a person (file names without their folder, a bounded l
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
+
+from msgspec import Struct
 
 if TYPE_CHECKING:  # printable() alone is used where no verdict is (the app's launch, every command)
     from tokdrill.grading.verdict import Verdict
@@ -26,8 +27,7 @@ MESSAGE_LINES = 12  # lines of each failure message shown (the JSON output has t
 _INDENT = " " * 11
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(Struct, frozen=True):
     """A piece of text and how it should look."""
 
     text: str

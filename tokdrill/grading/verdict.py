@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Literal
+
+from msgspec import Struct
 
 from tokdrill.grading.divergence import read as read_divergence
 
@@ -12,8 +13,7 @@ Outcome = Literal["passed", "failed", "error", "timeout"]
 OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "error", "timeout")
 
 
-@dataclass(frozen=True)
-class TestResult:
+class TestResult(Struct, frozen=True):
     """One hidden test's result: pytest node name (file::test), outcome, a readable message, and
     the concepts the test checks (from its ``concept`` markers, read by the grader itself)."""
 
@@ -51,8 +51,7 @@ class TestResult:
         )
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Struct, frozen=True):
     """The trusted side's decision on one submission."""
 
     drill: str
@@ -60,7 +59,7 @@ class Verdict:
     tests: tuple[TestResult, ...]
     seconds: float
     problem: str = ""  # whole-submission problem (syntax error, limit hit, missing symbol), if any
-    protections: tuple[str, ...] = field(default_factory=tuple)
+    protections: tuple[str, ...] = ()
     output: str = ""  # the submission's own stdout/stderr (tail, capped), for display
     internal: bool = False  # True when tokdrill itself failed to grade (not the user's fault)
     notice: str = ""  # what a person should know about a weak sandbox on this machine, if anything

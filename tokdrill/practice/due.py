@@ -12,8 +12,9 @@ screen and ``tokdrill stats`` (text and ``--json``) all print.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
+
+from msgspec import Struct
 
 from tokdrill.practice.mistakes import pulled_cards, weak_concepts
 from tokdrill.progress.records import ConceptResult, ItemState, Kind
@@ -22,8 +23,7 @@ from tokdrill.scheduling.fsrs_bridge import retrievability
 from tokdrill.scheduling.planner import DueItem, DueQueue, Planner
 
 
-@dataclass(frozen=True)
-class DueCounts:
+class DueCounts(Struct, frozen=True):
     """How many cards and drills are due now, and how many of each are new (never practised)."""
 
     cards: int

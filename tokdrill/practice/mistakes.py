@@ -18,8 +18,9 @@ Every graded submission (in the app, in ``tokdrill check``, in a mock round) lea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from msgspec import Struct
 
 from tokdrill.content.model import Library, bare_test_name
 from tokdrill.progress.records import ConceptResult, ItemState
@@ -29,8 +30,7 @@ WEAK_DAYS = 14
 """A concept failed within this many days (and not fixed since) is weak."""
 
 
-@dataclass(frozen=True)
-class LinkedCard:
+class LinkedCard(Struct, frozen=True):
     """The card that teaches a concept: its id, question and first key point."""
 
     card_id: str
@@ -38,8 +38,7 @@ class LinkedCard:
     key_point: str
 
 
-@dataclass(frozen=True)
-class Mistake:
+class Mistake(Struct, frozen=True):
     """One concept of the mistake log."""
 
     concept: str

@@ -16,9 +16,11 @@ These functions decide; :class:`tokdrill.practice.service.Practice` writes what 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
+
+from msgspec.structs import replace
 
 from tokdrill.progress.records import Attempt, Mode, Start, TestOutcome
 

@@ -8,10 +8,10 @@ one is not written back, and a draft is cleared only if it was saved before the 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 import msgspec
+from msgspec.structs import replace
 
 from tokdrill.clock import Clock
 from tokdrill.progress import settings as keys

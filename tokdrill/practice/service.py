@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from tokdrill.clock import Clock
 from tokdrill.content.model import Drill, Library
@@ -46,8 +48,7 @@ if TYPE_CHECKING:  # imported where used: Today, the app's first screen, needs n
     from tokdrill.practice.series import ChartSeries
 
 
-@dataclass(frozen=True)
-class TypingPoint:
+class TypingPoint(Struct, frozen=True):
     """One retype attempt's typing figures (for the Stats screen's typing trend)."""
 
     drill_id: str
@@ -62,8 +63,7 @@ TYPING_HISTORY = 30
 """How many recent retype attempts the typing trend covers."""
 
 
-@dataclass(frozen=True)
-class TypingRecord:
+class TypingRecord(Struct, frozen=True):
     """The typing figures of a retype attempt that passed (none for a give-up)."""
 
     keystrokes: int | None = None
@@ -74,8 +74,7 @@ class TypingRecord:
     costly_keys: tuple[tuple[str, int], ...] | None = None
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(Struct, frozen=True):
     """A recorded attempt as its maker sees it at once: the attempt, its rating and next due
     (worked out from the stored state while the write is queued; None when the store cannot be
     read now), the best passing time before it and its number among the drill's attempts."""
@@ -94,8 +93,7 @@ class Recorded:
         return drill_rating(a.passed, a.active_seconds, a.target_seconds).name
 
 
-@dataclass(frozen=True)
-class CheckRecord:
+class CheckRecord(Struct, frozen=True):
     """What one ``tokdrill check`` did: its kind (:data:`own_editor.CheckKind`), the concepts it
     blamed (per failed test), the start afterwards and the attempt it recorded, if any."""
 

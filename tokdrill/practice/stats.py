@@ -12,9 +12,10 @@ indexes, so this stays fast on large histories.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
+
+from msgspec import Struct
 
 from tokdrill.clock import Clock
 from tokdrill.practice.due import DueCounts, due_counts, due_queue
@@ -29,8 +30,7 @@ TREND_LENGTH = 10
 """How many recent passing times a drill's trend holds (oldest first)."""
 
 
-@dataclass(frozen=True)
-class DrillStats:
+class DrillStats(Struct, frozen=True):
     """Numbers for one drill; ``retired`` when its content no longer exists."""
 
     drill_id: str
@@ -47,8 +47,7 @@ class DrillStats:
     retired: bool = False
 
 
-@dataclass(frozen=True)
-class DeckStats:
+class DeckStats(Struct, frozen=True):
     """Numbers for one deck."""
 
     deck_id: str
@@ -61,8 +60,7 @@ class DeckStats:
     forecast: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Stats:
+class Stats(Struct, frozen=True):
     """Everything the stats command and screen show."""
 
     generated_at: datetime

@@ -6,9 +6,10 @@ microseconds and a ``+00:00`` suffix, so text order is time order and values rou
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
+
+from msgspec import Struct
 
 Mode = Literal["retype", "recall"]
 MODES: tuple[Mode, ...] = ("retype", "recall")
@@ -49,8 +50,7 @@ class GradedTest(Protocol):
     def message(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class TestOutcome:
+class TestOutcome(Struct, frozen=True):
     """One hidden test's outcome as kept with an attempt: pytest node name, outcome (one of
     ``tokdrill.grading.verdict.OUTCOMES``), message, and the concepts the test checks."""
 
@@ -72,8 +72,7 @@ class TestOutcome:
         return {"name": self.name, "outcome": self.outcome, "message": self.message, "concepts": list(self.concepts)}
 
 
-@dataclass(frozen=True)
-class Attempt:
+class Attempt(Struct, frozen=True):
     """One finished drill attempt (a session that ended with a pass or was given up).
 
     ``active_seconds`` excludes pauses; ``tests`` are the outcomes of the final submission.
@@ -104,8 +103,7 @@ class Attempt:
     id: int | None = None
 
 
-@dataclass(frozen=True)
-class Review:
+class Review(Struct, frozen=True):
     """One flashcard review: the rating given (1 Again .. 4 Easy), how long the answer took,
     and the scheduler state (fsrs card dict) before (None for a new card) and after."""
 
@@ -118,8 +116,7 @@ class Review:
     id: int | None = None
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(Struct, frozen=True):
     """The editor text of an unfinished drill, per drill and mode, with its active time so far
     (at the moment the drill was left), its edits so far (``keystrokes``) and, in retype mode,
     the typing counted so far: the keys typed, the wrong ones among them (fixed or not) and the
@@ -141,8 +138,7 @@ class Draft:
     submissions: int | None = None
 
 
-@dataclass(frozen=True)
-class ItemState:
+class ItemState(Struct, frozen=True):
     """Scheduler state of one card or drill: the fsrs card dict, its due time, last review,
     first review (when the item stopped being new) and number of reviews applied."""
 
@@ -155,8 +151,7 @@ class ItemState:
     reps: int
 
 
-@dataclass(frozen=True)
-class LatestAttempt:
+class LatestAttempt(Struct, frozen=True):
     """A drill's newest attempt, whatever its verdict."""
 
     active_seconds: float
@@ -164,16 +159,14 @@ class LatestAttempt:
     target_seconds: int
 
 
-@dataclass(frozen=True)
-class RetiredItems:
+class RetiredItems(Struct, frozen=True):
     """Ids with stored history whose content no longer exists (kept, shown as retired)."""
 
-    drills: tuple[str, ...] = field(default_factory=tuple)
-    cards: tuple[str, ...] = field(default_factory=tuple)
+    drills: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ConceptResult:
+class ConceptResult(Struct, frozen=True):
     """How one graded submission did on one concept: the drill, where it was graded, when, the
     concept, and the names of the submission's tests of that concept that did not pass (empty
     when every one passed). Every graded submission leaves one per concept its tests check."""
@@ -204,8 +197,7 @@ def concept_results(
     return tuple(ConceptResult(drill_id, origin, at, c, tuple(names)) for c, names in failed.items())
 
 
-@dataclass(frozen=True)
-class MockAnswer:
+class MockAnswer(Struct, frozen=True):
     """One typed answer of a mock round: the card, whether it answered the card's question or
     its follow-up (``follow_up`` is the follow-up's index, None for the main question), the
     text typed, and the key points it covered out of those checked (0 of 0 for a follow-up,
@@ -218,8 +210,7 @@ class MockAnswer:
     total: int
 
 
-@dataclass(frozen=True)
-class MockRound:
+class MockRound(Struct, frozen=True):
     """One mock interview round: when, the clock it ran under, the drill written from memory
     with its verdict and time (``drill_seconds`` None when the drill was never submitted), the
     typed answers, and the concepts missed (failed in the drill or not covered in an answer)."""
@@ -236,8 +227,7 @@ class MockRound:
     id: int | None = None
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Struct, frozen=True):
     """A drill started in the user's own editor (``tokdrill start``): the file written, when,
     how many recorded checks have graded it since and when the last one was, the hash of the
     source last graded (the same source is not logged twice), and when it first passed (its

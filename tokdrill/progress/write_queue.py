@@ -26,9 +26,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from tokdrill.clock import Clock
 from tokdrill.progress.atomic_write import write_atomically
@@ -53,8 +54,7 @@ JournalEntry = dict[str, Any]
 State = Literal["saved", "retrying", "held", "lost"]
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(Struct, frozen=True):
     """One write: ``run`` applies it to a Store (in the queue's thread); ``entry`` is its JSON
     form for the journal (``{"op": ..., ...}``, read back by the owner's replay function);
     ``label`` names it for people ("your rating of card bpe-why"). A pending job with the same
@@ -66,8 +66,7 @@ class Job:
     replaces: Hashable | None = None
 
 
-@dataclass(frozen=True)
-class StoreStatus:
+class StoreStatus(Struct, frozen=True):
     """What the queue reports: ``state`` ``saved`` (all written), ``retrying`` (a write failed
     and will be retried), ``held`` (the database cannot be written until the user acts) or
     ``lost`` (one job was refused as invalid and dropped); ``message`` says what happened and

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
+from msgspec import Struct
 
 from tokdrill.content.model import introduction_order
 
 
-@dataclass(frozen=True)
-class Catalog:
+class Catalog(Struct, frozen=True):
     """Current content as plain ids: drills with their target seconds, decks with their cards
     (both in display order), optional titles by id, and the concepts each card teaches and each
     drill's hidden tests check."""
 
     drill_targets: Mapping[str, int]
     decks: Mapping[str, tuple[str, ...]]
-    titles: Mapping[str, str] = field(default_factory=dict)
-    card_concepts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    drill_concepts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    titles: Mapping[str, str] = msgspec.field(default_factory=dict)
+    card_concepts: Mapping[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
+    drill_concepts: Mapping[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
 
     def cards_teaching(self, concept: str) -> tuple[str, ...]:
         """The ids of the cards that teach ``concept``, in display order."""

@@ -8,18 +8,18 @@ day boundaries always come from the zone, never from a fixed offset.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from msgspec import Struct
 
 from tokdrill.clock import Clock
 
 _LOCALTIME = Path("/etc/localtime")
 
 
-@dataclass(frozen=True)
-class Calendar:
+class Calendar(Struct, frozen=True):
     """Local days in one time zone."""
 
     zone: tzinfo = UTC

@@ -8,10 +8,10 @@ The queue here is the scheduler's alone (due reviews oldest first, then today's 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from fsrs import Rating
+from msgspec import Struct
 
 from tokdrill.clock import Clock
 from tokdrill.progress import settings as keys
@@ -34,16 +34,14 @@ from tokdrill.scheduling.readiness import Readiness, compute_readiness, effectiv
 FORECAST_DAYS = 14
 
 
-@dataclass(frozen=True)
-class ReviewOutcome:
+class ReviewOutcome(Struct, frozen=True):
     """What recording a card review produced."""
 
     review_id: int
     state: ItemState
 
 
-@dataclass(frozen=True)
-class AttemptOutcome:
+class AttemptOutcome(Struct, frozen=True):
     """What recording a drill attempt produced: its id, the rating derived from it and the
     drill's new scheduler state."""
 
@@ -54,8 +52,7 @@ class AttemptOutcome:
     """When the drill is next due, the interview's final-window rule applied."""
 
 
-@dataclass(frozen=True)
-class AttemptPreview:
+class AttemptPreview(Struct, frozen=True):
     """What recording an attempt would produce, worked out without writing: the rating, the
     drill's next scheduler state and its next due time (final window applied)."""
 
@@ -64,8 +61,7 @@ class AttemptPreview:
     next_due: datetime
 
 
-@dataclass(frozen=True)
-class DueItem:
+class DueItem(Struct, frozen=True):
     """One queue entry; ``due`` is None for a new (never reviewed) item. ``pulled_by`` is the
     failed test that made a card due (the mistake log's pull rule); ``weak`` marks an item
     whose concepts were failed recently and not fixed."""
@@ -83,8 +79,7 @@ class DueItem:
         return self.due is None
 
 
-@dataclass(frozen=True)
-class DueQueue:
+class DueQueue(Struct, frozen=True):
     """What to practise now: due reviews (oldest due first), then today's new items; with the
     mistake log applied (:mod:`tokdrill.practice.due`), cards pulled by failed tests and weak
     items come first."""

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from fsrs import Scheduler
+from msgspec import Struct
 
 from tokdrill.progress.records import ItemState, Kind, LatestAttempt
 from tokdrill.scheduling.catalog import Catalog
@@ -66,8 +66,7 @@ def new_item_limit(daily_limit: int, unseen_at_day_start: int, today: date, inte
     return max(daily_limit, math.ceil(unseen_at_day_start / days_left))
 
 
-@dataclass(frozen=True)
-class ItemReadiness:
+class ItemReadiness(Struct, frozen=True):
     """One item's readiness: recall on the interview day, latest time vs target (drills) and
     the score used to rank the weakest items."""
 
@@ -81,8 +80,7 @@ class ItemReadiness:
     target_seconds: int | None = None
 
 
-@dataclass(frozen=True)
-class Readiness:
+class Readiness(Struct, frozen=True):
     """Readiness by the interview date (see the module docstring for the formulas)."""
 
     interview_date: date

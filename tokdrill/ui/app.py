@@ -38,7 +38,7 @@ from tokdrill.ui.messages import (
     StoreStatusChanged,
 )
 from tokdrill.ui.text import markup, printable, web_link
-from tokdrill.ui.textual_internals import quick_key_name_lookups, release_closed_widgets
+from tokdrill.ui.textual_internals import lazy_strip_caches, quick_key_name_lookups, release_closed_widgets
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -88,6 +88,7 @@ class TokdrillApp(App[None]):
         (:func:`tokdrill.ui.heap.pause_collection`); it goes back on at the first frame."""
         super().__init__()
         quick_key_name_lookups()
+        lazy_strip_caches()
         self.backend = backend
         self.start_action = start_action
         self.cursor_blink = cursor_blink

@@ -9,11 +9,13 @@ hold what the closed screen left behind; they stay frozen (an automatic pass mea
 them all, in the middle of the next keys or verdict) until the next settle unfreezes, collects and
 freezes again, so that garbage is freed, not kept.
 
-The launch goes further: automatic collection is off from before the app's imports until its
-first frame is up (:func:`pause_collection`), since each pass would walk the modules and content
-still being loaded, all of which live as long as the app. At the first frame that heap is frozen
-and collection resumes; the frame after, the app settles once, which frees what garbage the launch
-left before the first screens opened allocate more.
+The launch goes further: automatic collection is off while the app's modules are imported
+(:func:`pause_collection`), since each pass would walk the modules still being loaded, all of
+which live as long as the app. Once they are in, they are frozen and collection resumes
+(:func:`imports_done`), so that reading content and building the first screen free their
+garbage as they go instead of piling it up (a few hundred kilobytes on a first start) under what
+the first screens allocate. At the first frame the heap is frozen again; the frame after, the app
+settles once, which frees what garbage the launch left.
 """
 
 from __future__ import annotations
@@ -37,6 +39,23 @@ def pause_collection() -> bool:
     return was_on
 
 
+def imports_done(paused: bool) -> None:
+    """The launch's imports are in: freeze them and switch collection back on, if
+    :func:`pause_collection` switched it off (the settler given ``launching=paused`` unfreezes
+    them when it first settles or is released)."""
+    if paused:
+        gc.freeze()
+        gc.enable()
+
+
+def launch_failed(paused: bool) -> None:
+    """The launch ended before it built the app: undo :func:`pause_collection` and
+    :func:`imports_done`."""
+    if paused:
+        gc.unfreeze()
+        gc.enable()
+
+
 def resume_collection(paused: bool) -> None:
     """Switch automatic collection back on if :func:`pause_collection` switched it off."""
     if paused:
@@ -50,16 +69,15 @@ class HeapSettler:
         self._clock = clock
         self._last_activity = -math.inf
         self._working = False
-        self.launching = launching  # collection is off until the first frame (pause_collection)
-        self.frozen = False
-        self.stale = False  # frozen before the last screen change: may hold garbage
+        self.launching = launching  # the launch paused collection; its first frame is not up yet
+        self.frozen = launching  # what the launch imported may be frozen (imports_done)
+        self.stale = launching  # frozen before the last screen change: may hold garbage
         self.settles = 0
         self.releases = 0
 
     def launched(self) -> None:
-        """The first frame is up: freeze what the launch made and switch collection back on (if
-        the launch switched it off). The launch's garbage stays frozen until the first settle
-        (which the app runs the frame after)."""
+        """The first frame is up: freeze what the launch made and make sure collection is on. The
+        launch's garbage stays frozen until the first settle (which the app runs the frame after)."""
         if self.launching:
             self.launching = False
             gc.freeze()

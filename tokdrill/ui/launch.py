@@ -12,18 +12,19 @@ if TYPE_CHECKING:
 def build_app(args: argparse.Namespace, start: str | None = None) -> TokdrillApp:
     """The app for ``--data-dir`` / ``--content``, ready to run (the bench starts it the same way);
     ``start`` names an app action to run once it is up (``mock``). Garbage collection stays off
-    from here to the app's first frame (:mod:`tokdrill.ui.heap`)."""
-    from tokdrill.ui.heap import pause_collection, resume_collection
+    while the app's modules are imported (:mod:`tokdrill.ui.heap`)."""
+    from tokdrill.ui.heap import imports_done, launch_failed, pause_collection
 
     paused = pause_collection()
     try:
         from tokdrill.backend import Backend
         from tokdrill.ui.app import TokdrillApp
 
+        imports_done(paused)
         backend = Backend.open(data_dir=getattr(args, "data_dir", None), content_dirs=getattr(args, "content", None))
         return TokdrillApp(backend, start_action=start, collection_paused=paused)
     except BaseException:
-        resume_collection(paused)
+        launch_failed(paused)
         raise
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
 from operator import ne, not_
 
+from msgspec import Struct
 
-@dataclass(frozen=True)
-class Divergence:
+
+class Divergence(Struct, frozen=True):
     """Where the typed text first departs from the reference (0-based line and column)."""
 
     line: int
@@ -27,8 +27,7 @@ class Divergence:
         return f"line {self.line + 1}, col {self.column + 1}: expected {self.expected}, got {self.got}"
 
 
-@dataclass(frozen=True)
-class RetypeProgress:
+class RetypeProgress(Struct, frozen=True):
     """Accuracy of what was typed so far, how much of the reference it covers, and the divergence."""
 
     typed_chars: int

@@ -21,7 +21,8 @@ drawn lines in a cache of two background colours keyed by the widget's cache its
 :func:`release_closed_widgets` empties it with the watchers when the app settles after a screen
 change. Key names that name
 no character fail at once instead of being looked up in Python's Unicode name table
-(:func:`quick_key_name_lookups`). The code editor is a TextArea subclass: the private methods
+(:func:`quick_key_name_lookups`). A strip makes its seven caches of derived strips when one is first
+used, not when the strip is made (:func:`lazy_strip_caches`). The code editor is a TextArea subclass: the private methods
 and attributes of TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the
 same check covers them.
 """
@@ -30,11 +31,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.cache import FIFOCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -71,6 +74,7 @@ __all__ = [
     "footer_ready",
     "intercept_frames",
     "key_bindings",
+    "lazy_strip_caches",
     "link_styled",
     "prune_watchers",
     "python_highlights",
@@ -294,3 +298,50 @@ def quick_key_name_lookups() -> None:
 
     if not isinstance(textual.keys.unicodedata, _KeyNameLookup):  # type: ignore[attr-defined]
         textual.keys.unicodedata = _KeyNameLookup()  # type: ignore[attr-defined,assignment]
+
+
+# The caches a Textual strip keeps of the strips derived from it, with their sizes as Textual
+# makes them; tests/ui/test_textual_internals.py checks them against Strip.__init__.
+STRIP_CACHES: Mapping[str, int] = {
+    "_divide_cache": 4,
+    "_crop_cache": 16,
+    "_style_cache": 16,
+    "_filter_cache": 4,
+    "_line_length_cache": 4,
+    "_crop_extend_cache": 4,
+    "_offsets_cache": 4,
+}
+
+
+TEXTUAL_STRIP_INIT = Strip.__init__
+"""Textual's own ``Strip.__init__``, which :func:`lazy_strip_caches` replaces."""
+
+
+def _strip_init(self: Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
+    """Textual's ``Strip.__init__`` without making the caches of :data:`STRIP_CACHES`."""
+    self._segments = list(segments)
+    self._cell_length = cell_length
+    self._render_cache = None
+    self._link_ids = None
+    self._cell_count = None
+
+
+def _strip_cache(self: Strip, name: str) -> FIFOCache[Any, Any]:
+    """A cache of :data:`STRIP_CACHES` read before it was made: make it now (Python asks
+    ``__getattr__`` only when the attribute is unset, so a made cache is read at full speed)."""
+    size = STRIP_CACHES.get(name)
+    if size is None:
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    cache: FIFOCache[Any, Any] = FIFOCache(size)
+    setattr(self, name, cache)
+    return cache
+
+
+def lazy_strip_caches() -> None:
+    """Make each strip's caches of derived strips on first use. Textual makes seven for every
+    strip it builds (about 1 KB), and most strips never use most of them: with a drill open
+    that is over 9,000 caches, more than a megabyte, nearly all empty."""
+    if Strip.__init__ is _strip_init:
+        return
+    Strip.__init__ = _strip_init  # type: ignore[method-assign]
+    Strip.__getattr__ = _strip_cache  # type: ignore[attr-defined]

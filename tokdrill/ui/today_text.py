@@ -3,9 +3,10 @@ backend's data (the backend holds no text a screen shows)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
+
+from msgspec import Struct
 
 from tokdrill.backend import Today
 from tokdrill.scheduling.planner import DueItem
@@ -13,8 +14,7 @@ from tokdrill.scheduling.planner import DueItem
 PULL_WHERE = {"app": "attempt", "check": "check", "mock": "mock round"}
 
 
-@dataclass(frozen=True)
-class QueueLine:
+class QueueLine(Struct, frozen=True):
     """One line of Today's queue: a drill, a card pulled by a failed test (``kind='card'``,
     ``detail`` says why), or the batch of due cards (``kind='cards'``)."""
 

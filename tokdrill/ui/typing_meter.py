@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 COSTLY_KEYS_KEPT = 10
 _TOKEN = re.compile(r"\w+|[^\w\s]+|\s+")
 
 
-@dataclass(frozen=True)
-class TypingFigures:
+class TypingFigures(Struct, frozen=True):
     """One drill's typing: speed, keystroke accuracy, fixed errors and the costliest tokens."""
 
     wpm: float

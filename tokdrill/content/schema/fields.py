@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import urlsplit
 
-from tokdrill.content.model import ContentError, Reference, SeeIt
+from tokdrill.content.model import ContentError, Reference, SeeIt, shared_reference
 from tokdrill.content.yaml_reading import INVALID, YamlList, YamlMap
 from tokdrill.encodings import SHIPPED_ENCODINGS
 
@@ -356,4 +356,6 @@ def _reference(f: Fields) -> Reference | None:
         f.error(f.mapping.line, f.prefix, "give a `venue` (e.g. ACL 2016, arXiv:1508.07909) or a `url` to find it by")
     if not f.ok or title is None:
         return None
-    return Reference(sys.intern(title), authors and sys.intern(authors), year, venue and sys.intern(venue), url)
+    return shared_reference(
+        Reference(sys.intern(title), authors and sys.intern(authors), year, venue and sys.intern(venue), url)
+    )

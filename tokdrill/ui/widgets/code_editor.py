@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Offset, Region, Size, Spacing
@@ -75,8 +75,7 @@ def dedent_column(column: int, width: int = len(INDENT)) -> int:
     return max(0, (column - 1) // width * width)
 
 
-@dataclass
-class PendingIndent:
+class PendingIndent(Struct):
     """Indentation Enter inserted on ``row`` that typed spaces have not yet confirmed."""
 
     row: int
