@@ -168,11 +168,16 @@ async def test_a_verdict_counts_as_activity_though_settling_never_saw_the_gradin
         assert await wait_for(lambda: app.heap.wait_before_settling() > 0)
 
 
-def test_a_launch_that_paused_collection_resumes_it_at_the_first_frame_or_when_it_ends() -> None:
+def test_a_launch_that_paused_collection_resumes_it_after_the_imports_or_when_it_ends() -> None:
     assert gc.isenabled()
     try:
-        settler = HeapSettler(launching=heap.pause_collection())
+        paused = heap.pause_collection()
+        settler = HeapSettler(launching=paused)
         assert not gc.isenabled()
+        left = weakref.ref(Node())  # garbage the imports left
+        heap.imports_done(paused)
+        assert left() is None, "the end of the imports must collect what they left"
+        assert gc.isenabled() and gc.get_freeze_count() > 0  # what they keep is frozen
         settler.launched()  # the first frame
         assert gc.isenabled() and settler.frozen and settler.stale and gc.get_freeze_count() > 0
         assert settler.settle() and not settler.stale  # the first settle collects what the launch left
