@@ -15,13 +15,12 @@ write holds at once to one entry (pickling the whole folder at once held its byt
 of every object, over a megabyte on a first start).
 
 Invalidation: an entry is used only when the file's absolute path, the path as given (errors and
-origins name it), its device and inode (which file the path really reaches), its ``mtime_ns``
-and its size all match; a cache file only when its header matches :func:`fingerprint` (format
-version, tokdrill version, Python's cache tag, and the size and mtime of the modules that build
-the cached objects and of PyYAML) and every entry's length and CRC-32 check out. Like make, this trusts
-mtime: an edit that keeps the size and lands within the file system's timestamp granularity of
-the previous write (milliseconds on Linux file systems, 2 s on FAT) goes unseen until the next
-edit.
+origins name it), its device and inode (which file the path really reaches), its ``mtime_ns`` and
+its size all match; a cache file only when its header matches :func:`fingerprint` (format version,
+tokdrill version, Python's cache tag, and the size and mtime of the modules that build the cached
+objects and of PyYAML) and every entry's length and CRC-32 check out. Like make, this trusts mtime:
+an edit that keeps the size and lands within the file system's timestamp granularity of the previous
+write (milliseconds on Linux file systems, 2 s on FAT) goes unseen until the next edit.
 
 Trust boundary: cache files are unpickled, so they are only ever read from the cache dir the
 caller names (the CLI and app pass the user's own, ``tokdrill.locations.cache_dir()``), and only

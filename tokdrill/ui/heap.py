@@ -10,12 +10,13 @@ them all, in the middle of the next keys or verdict) until the next settle unfre
 freezes again, so that garbage is freed, not kept.
 
 The launch goes further: automatic collection is off while the app's modules are imported
-(:func:`pause_collection`), since each pass would walk the modules still being loaded, all of
-which live as long as the app. Once they are in, one collection frees what importing left, what
-survives is frozen and collection resumes (:func:`imports_done`), so that reading content and
-building the first screen reuse that memory and free their own garbage as they go, instead of
-piling it up (a few hundred kilobytes on a first start) under what the first screens allocate. At the first frame the heap is frozen again; the frame after, the app
-settles once, which frees what garbage the launch left.
+(:func:`pause_collection`), since each pass would walk the modules still being loaded, all of which
+live as long as the app. Once they are in, one collection frees what importing left, what survives
+is frozen and collection resumes (:func:`imports_done`), so that reading content and building the
+first screen reuse that memory and free their own garbage as they go, instead of piling it up (a few
+hundred kilobytes on a first start) under what the first screens allocate. At the first frame the
+heap is frozen again; the frame after, the app settles once, which frees what garbage the launch
+left.
 """
 
 from __future__ import annotations

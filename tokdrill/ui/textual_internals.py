@@ -3,28 +3,27 @@ checks every one against the installed Textual, so a release that moves one fail
 (pyproject.toml pins Textual to the release tested).
 
 Reached through this module: the footer's key widget and the syntax-aware document (private
-modules), whether the footer has read its bindings, a widget's own key bindings and content
-styles, a strip's link styling, the app's frame hand-off to its driver (the benchmark counts
-frames there), the update of a widget's scroll bars to a new scrollable size, a scroll view that
-keeps its scroll bars through a layout that leaves it as it was (:class:`SteadyScrollBars`), and
-the Python highlight query the code editor colours its text with. A tree-sitter query is compiled
-once per process (:func:`share_compiled_queries`): the code editor and the reference view use one
-compiled Python highlight query instead of compiling it for every document. A document's parser
-reads its text through a callable that holds the document weakly (:func:`collectable_documents`):
-Textual hands tree-sitter a bound method, which the syntax tree keeps, and as the tree is not
-seen by Python's collector the document, its tree and everything drawn from it were never freed
-(a few thousand objects for every drill opened). Textual drops the watchers a removed widget
-set on another object (the app's theme, which every text area watches) only when the watched
-value changes; :func:`prune_watchers` drops them sooner, so a closed screen's text areas, their
-documents and drawn lines are freed. Textual's style cache keeps up to 1,024 widgets' caches of
-drawn lines in a cache of two background colours keyed by the widget's cache itself;
+modules), whether the footer has read its bindings, a widget's own key bindings and content styles,
+a strip's link styling, the app's frame hand-off to its driver (the benchmark counts frames there),
+the update of a widget's scroll bars to a new scrollable size, a scroll view that keeps its scroll
+bars through a layout that leaves it as it was (:class:`SteadyScrollBars`), and the Python
+highlight query the code editor colours its text with. A tree-sitter query is compiled once per
+process (:func:`share_compiled_queries`): the code editor and the reference view use one compiled
+Python highlight query instead of compiling it for every document. A document's parser reads its
+text through a callable that holds the document weakly (:func:`collectable_documents`): Textual
+hands tree-sitter a bound method, which the syntax tree keeps, and as the tree is not seen by
+Python's collector the document, its tree and everything drawn from it were never freed (a few
+thousand objects for every drill opened). Textual drops the watchers a removed widget set on
+another object (the app's theme, which every text area watches) only when the watched value
+changes; :func:`prune_watchers` drops them sooner, so a closed screen's text areas, their documents
+and drawn lines are freed. Textual's style cache keeps up to 1,024 widgets' caches of drawn lines
+in a cache of two background colours keyed by the widget's cache itself;
 :func:`release_closed_widgets` empties it with the watchers when the app settles after a screen
-change. Key names that name
-no character fail at once instead of being looked up in Python's Unicode name table
-(:func:`quick_key_name_lookups`). A strip makes its seven caches of derived strips when one is first
-used, not when the strip is made (:func:`lazy_strip_caches`). The code editor is a TextArea subclass: the private methods
-and attributes of TextArea it overrides or reads are listed in :data:`TEXT_AREA_PRIVATE`, and the
-same check covers them.
+change. Key names that name no character fail at once instead of being looked up in Python's
+Unicode name table (:func:`quick_key_name_lookups`). A strip makes its seven caches of derived
+strips when one is first used, not when the strip is made (:func:`lazy_strip_caches`). The code
+editor is a TextArea subclass: the private methods and attributes of TextArea it overrides or reads
+are listed in :data:`TEXT_AREA_PRIVATE`, and the same check covers them.
 """
 
 from __future__ import annotations
